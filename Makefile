@@ -1,0 +1,32 @@
+# Two commands on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint typecheck bench sample clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/petition run data/raw/sample/petition.toml --out data/processed/sample
+	@echo ""
+	@echo "Results are in data/processed/sample/ (start with summary.json)"
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check pipeline tests bench
+	$(VENV)/bin/mypy
+	$(PY) -m pytest -q
+
+sample: $(STAMP)
+	$(VENV)/bin/petition sample data/raw/sample --parcels 3000 --towns 2 --seed 1
+
+bench: $(STAMP)
+	$(PY) bench/apportion.py
+
+clean:
+	rm -rf $(VENV) data/processed/*/

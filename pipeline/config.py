@@ -1,0 +1,298 @@
+"""The petition's TOML config, validated and fully resolved.
+
+The layout is the one of ``shared/spec/contract.md`` (binding): the project may
+add keys, never rename or drop one. Paths are relative to the config file.
+Unknown keys are an error that names the key and suggests the nearest valid
+one. Every default is resolved here, so that the manifest can record the
+config exactly as the run used it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from pipeline.errors import InputError
+
+Basis = Literal["owners", "residents"]
+RegimeName = Literal["auto", "2-202-pre-2024", "2024"]
+
+#: BOE voter statuses counted by default: active (A, AM, AF, AP, AU) and inactive (I).
+DEFAULT_VOTER_STATUSES: tuple[str, ...] = ("A", "AM", "AF", "AP", "AU", "I")
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PetitionSection(_Section):
+    name: str = Field(min_length=1)
+    filed_on: dt.date
+    bases: tuple[Basis, ...] = Field(min_length=1)
+    regime: RegimeName = "auto"
+
+    @field_validator("bases")
+    @classmethod
+    def _distinct(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        if len(set(v)) != len(v):
+            raise ValueError("a basis is listed twice")
+        return v
+
+
+class TerritorySection(_Section):
+    boundary: Path
+    crs: str | None = None
+    coterminous_with: str | None = None
+    district: Path | None = None
+
+
+class TownSection(_Section):
+    swis: str = Field(pattern=r"^\d{6}$")
+    name: str = Field(min_length=1)
+    roll: Path
+    parcels: Path
+    boundary: Path | None = None
+    equalization_rate: float | None = Field(default=None, gt=0)
+    #: Added by this project: the county (for the jurat of the certification).
+    county: str | None = None
+    #: Added: month and day the town's final roll is completed (default 1 July).
+    roll_completion: str = Field(default="07-01", pattern=r"^\d{2}-\d{2}$")
+    #: Added: force the roll year instead of deriving it from ``filed_on``.
+    roll_year: int | None = None
+
+
+class EqualizationSection(_Section):
+    rates: Path | None = None
+
+
+class SignersSection(_Section):
+    pages: Path | None = None
+    signatures: Path | None = None
+
+    @model_validator(mode="after")
+    def _both(self) -> SignersSection:
+        if (self.pages is None) != (self.signatures is None):
+            raise ValueError("give both `pages` and `signatures`, or neither")
+        return self
+
+
+class VotersSection(_Section):
+    file: Path | None = None
+
+
+class InhabitantsSection(_Section):
+    file: Path | None = None
+
+
+class Designee(_Section):
+    name: str = Field(min_length=1)
+    address: str = ""
+    town: str = ""
+
+
+class OverridesSection(_Section):
+    apportionment: Path | None = None
+    ownership: Path | None = None
+    matches: Path | None = None
+
+
+class PolicySection(_Section):
+    value_basis: Literal["assessment_total", "town_taxable_value"] = "assessment_total"
+    sliver_tolerance: float = Field(default=0.005, ge=0, lt=0.5)
+    voter_statuses: tuple[str, ...] = DEFAULT_VOTER_STATUSES
+    #: Added: a voter at a straddling parcel counts as inside at this fraction or more.
+    straddle_voter_threshold: float = Field(default=0.5, ge=0, le=1)
+    #: Added: projected CRS the geometry is worked in (``None``: chosen from the place).
+    working_crs: str | None = None
+    #: Added: tolerance of the coterminous check, as a share of the district's area.
+    coterminous_tolerance: float = Field(default=0.001, ge=0, lt=1)
+
+
+class OutputSection(_Section):
+    dir: Path | None = None
+
+
+class PetitionConfig(_Section):
+    """The whole config, paths resolved against the config file's folder."""
+
+    petition: PetitionSection
+    territory: TerritorySection
+    towns: tuple[TownSection, ...] = Field(min_length=1)
+    equalization: EqualizationSection = EqualizationSection()
+    signers: SignersSection = SignersSection()
+    voters: VotersSection = VotersSection()
+    inhabitants: InhabitantsSection = InhabitantsSection()
+    designees: tuple[Designee, ...] = ()
+    overrides: OverridesSection = OverridesSection()
+    policy: PolicySection = PolicySection()
+    output: OutputSection = OutputSection()
+    #: The config file itself (set by :func:`load_config`).
+    source: Path | None = None
+
+    @model_validator(mode="after")
+    def _towns_distinct(self) -> PetitionConfig:
+        seen: set[str] = set()
+        for town in self.towns:
+            if town.swis in seen:
+                raise ValueError(f"town {town.swis} is listed twice")
+            seen.add(town.swis)
+        return self
+
+    def input_files(self) -> dict[str, Path]:
+        """Every input file the config names, keyed by its config key."""
+        files: dict[str, Path] = {"territory.boundary": self.territory.boundary}
+        if self.territory.district:
+            files["territory.district"] = self.territory.district
+        for town in self.towns:
+            files[f"towns.{town.swis}.roll"] = town.roll
+            files[f"towns.{town.swis}.parcels"] = town.parcels
+            if town.boundary:
+                files[f"towns.{town.swis}.boundary"] = town.boundary
+        optional = {
+            "equalization.rates": self.equalization.rates,
+            "signers.pages": self.signers.pages,
+            "signers.signatures": self.signers.signatures,
+            "voters.file": self.voters.file,
+            "inhabitants.file": self.inhabitants.file,
+            "overrides.apportionment": self.overrides.apportionment,
+            "overrides.ownership": self.overrides.ownership,
+            "overrides.matches": self.overrides.matches,
+        }
+        files.update({k: v for k, v in optional.items() if v is not None})
+        return files
+
+    def resolved(self) -> dict[str, Any]:
+        """The config as the run used it, every default filled in (for the manifest).
+
+        Paths are written relative to the config's folder, so that the manifest
+        does not depend on where the petition folder sits.
+        """
+        base = self.source.parent if self.source else None
+
+        def rel(value: Any) -> Any:
+            if isinstance(value, Path):
+                if base is not None:
+                    try:
+                        return value.relative_to(base).as_posix()
+                    except ValueError:
+                        return value.as_posix()
+                return value.as_posix()
+            if isinstance(value, Mapping):
+                return {k: rel(v) for k, v in value.items()}
+            if isinstance(value, list | tuple):
+                return [rel(v) for v in value]
+            if isinstance(value, dt.date):
+                return value.isoformat()
+            return value
+
+        data = self.model_dump(exclude={"source"})
+        return dict(rel(data))
+
+
+_PATH_KEYS: dict[str, tuple[str, ...]] = {
+    "territory": ("boundary", "district"),
+    "towns": ("roll", "parcels", "boundary"),
+    "equalization": ("rates",),
+    "signers": ("pages", "signatures"),
+    "voters": ("file",),
+    "inhabitants": ("file",),
+    "overrides": ("apportionment", "ownership", "matches"),
+    "output": ("dir",),
+}
+
+
+def _model_for(section: str) -> type[BaseModel] | None:
+    field = PetitionConfig.model_fields.get(section)
+    if field is None:
+        return None
+    ann = field.annotation
+    args = getattr(ann, "__args__", None)
+    if args:  # tuple[TownSection, ...]
+        ann = args[0]
+    return ann if isinstance(ann, type) and issubclass(ann, BaseModel) else None
+
+
+def _suggest(word: str, choices: list[str]) -> str:
+    near = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
+    return f"; did you mean '{near[0]}'?" if near else f"; valid keys: {', '.join(sorted(choices))}"
+
+
+def _check_unknown_keys(raw: Mapping[str, Any], file: Path) -> None:
+    top = [k for k in PetitionConfig.model_fields if k != "source"]
+    for key, value in raw.items():
+        if key not in top:
+            raise InputError(file, f"unknown section [{key}]{_suggest(key, top)}", column=key)
+        model = _model_for(key)
+        if model is None:
+            continue
+        allowed = list(model.model_fields)
+        tables = value if isinstance(value, list) else [value]
+        for i, table in enumerate(tables):
+            if not isinstance(table, Mapping):
+                continue
+            for sub in table:
+                if sub not in allowed:
+                    where = f"[[{key}]] #{i + 1}" if isinstance(value, list) else f"[{key}]"
+                    raise InputError(
+                        file,
+                        f"unknown key '{sub}' in {where}{_suggest(sub, allowed)}",
+                        column=f"{key}.{sub}",
+                    )
+
+
+def _resolve_paths(raw: dict[str, Any], base: Path) -> dict[str, Any]:
+    out = dict(raw)
+    for section, keys in _PATH_KEYS.items():
+        value = out.get(section)
+        tables = value if isinstance(value, list) else [value]
+        for table in tables:
+            if not isinstance(table, dict):
+                continue
+            for k in keys:
+                if isinstance(table.get(k), str):
+                    table[k] = (base / table[k]).resolve()
+    return out
+
+
+def load_config(path: str | Path) -> PetitionConfig:
+    """Read, validate and resolve a petition config.
+
+    Parameters
+    ----------
+    path
+        The TOML file.
+
+    Raises
+    ------
+    InputError
+        Missing or unreadable file, TOML syntax, unknown key (with the nearest
+        valid key), a value of the wrong type, or a named input file that does
+        not exist.
+    """
+    file = Path(path)
+    if not file.is_file():
+        raise InputError(file, "config file not found")
+    try:
+        raw = tomllib.loads(file.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(file, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(file, f"not valid TOML: {exc}") from None
+    _check_unknown_keys(raw, file)
+    raw = _resolve_paths(raw, file.resolve().parent)
+    try:
+        config = PetitionConfig.model_validate({**raw, "source": file.resolve()})
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"])
+        raise InputError(file, err["msg"], column=loc) from None
+    for key, p in config.input_files().items():
+        if not p.exists():
+            raise InputError(file, f"the file {p} does not exist", column=key)
+    return config

@@ -1,0 +1,57 @@
+"""The one error type for bad input.
+
+Every reader raises :class:`InputError` for anything wrong with a file: the CLI
+turns it into one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class InputError(Exception):
+    """Bad input: names the file, the place in it, the column and the problem.
+
+    Parameters
+    ----------
+    file
+        The file concerned (or the config file for a config problem).
+    problem
+        What is wrong, in plain words.
+    row
+        Data row number counted from 1 (the header is not a data row).
+    feature
+        Feature id of a vector layer (used instead of ``row``).
+    column
+        The column, field or config key concerned.
+    """
+
+    def __init__(
+        self,
+        file: str | Path | None,
+        problem: str,
+        *,
+        row: int | None = None,
+        feature: str | int | None = None,
+        column: str | None = None,
+    ) -> None:
+        self.file = str(file) if file is not None else None
+        self.problem = problem
+        self.row = row
+        self.feature = feature
+        self.column = column
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        parts: list[str] = []
+        if self.file:
+            parts.append(self.file)
+        if self.row is not None:
+            parts.append(f"row {self.row}")
+        if self.feature is not None:
+            parts.append(f"feature {self.feature}")
+        if self.column:
+            parts.append(f"column '{self.column}'")
+        where = ", ".join(parts)
+        return f"{where}: {self.problem}" if where else self.problem

@@ -1,0 +1,276 @@
+"""Apportionment: the share of each parcel's area that lies in the territory.
+
+§ 2-202.1.a(2): a parcel partly in the territory counts only for the part in
+the territory. The default apportionment is geometric (see :func:`apportion`);
+overrides by the town assessor are applied later, outside this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import geopandas as gpd
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+__all__ = ["FRACTION_SOURCES", "apportion"]
+
+#: The values of ``fraction_source`` that :func:`apportion` produces.
+FRACTION_SOURCES: tuple[str, ...] = ("geometry", "sliver")
+
+#: Raw fractions within this distance of 0 or 1 are floating-point noise
+#: (a parcel inside the territory that touches its edge), not slivers.
+_NOISE = 1e-12
+
+#: A territory with more vertices than this is cut into pieces of at most
+#: this many vertices before parcels are intersected with it.
+_MAX_PIECE_VERTICES = 256
+
+_POLYGONAL = (shapely.GeometryType.POLYGON, shapely.GeometryType.MULTIPOLYGON)
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+def apportion(
+    parcels: gpd.GeoSeries | gpd.GeoDataFrame,
+    territory: BaseGeometry | gpd.GeoSeries,
+    *,
+    sliver_tolerance: float = 0.0,
+) -> pd.DataFrame:
+    """Fraction of each parcel's area that lies inside the territory.
+
+    Parameters
+    ----------
+    parcels
+        Parcel polygons in a projected CRS (the working CRS). A GeoDataFrame is
+        read through its active geometry column. Every parcel must have a
+        polygon of positive area. Invalid polygons that may meet the territory
+        (bounding boxes overlap) are repaired with ``make_valid`` (polygonal
+        parts kept) and flagged in the result; validity elsewhere cannot change
+        a fraction of 0 and is not checked.
+    territory
+        The territory: a (Multi)Polygon, holes allowed, in the same CRS as the
+        parcels, or a GeoSeries of boundary polygons (unioned with
+        :func:`pipeline.geometry.union_territory`; its repair notes are not
+        returned: call that function yourself to report them).
+    sliver_tolerance
+        Overlaps smaller than this share of a parcel's own area are digitising
+        noise: a raw fraction in ``(0, tol)`` snaps to 0 and one in
+        ``(1 - tol, 1)`` snaps to 1. Must lie in ``[0, 0.5)``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed like ``parcels`` (same labels, same order), with columns
+
+        ``fraction_in_territory`` (float64 in [0, 1])
+            The fraction used for apportionment.
+        ``fraction_source`` (str)
+            ``"geometry"``, or ``"sliver"`` when the raw fraction was snapped.
+        ``raw_fraction`` (float64 in [0, 1])
+            The geometric fraction before any snapping.
+        ``geometry_repaired`` (bool)
+            True when the parcel polygon was invalid and was repaired.
+
+    Raises
+    ------
+    ValueError
+        A parcel without geometry or with zero area (the message names its
+        index label), an invalid or non-polygonal territory, parcels and
+        territory in different CRSs, or a tolerance out of range.
+
+    Notes
+    -----
+    For parcel :math:`P_i` and territory :math:`T`
+
+    .. math:: f_i = \\frac{\\operatorname{area}(P_i \\cap T)}{\\operatorname{area}(P_i)}
+
+    computed in the planar working CRS (the ratio is unitless, so the small
+    scale error of a conformal projection cancels). Parcels properly inside
+    :math:`T` (no boundary contact) get :math:`f_i = 1` and parcels not
+    intersecting it get :math:`f_i = 0`, both from prepared predicates without
+    any overlay; only parcels that the territory's boundary touches are
+    intersected, with the territory first cut into small pieces when it has
+    many vertices (:math:`\\operatorname{area}(P \\cap T) = \\sum_k
+    \\operatorname{area}(P \\cap T_k)` for a partition :math:`T_k`).
+    Raw fractions within 1e-12 of 0 or 1 are set to 0 or 1 (round-off, e.g. a
+    parcel inside the territory that shares an edge with it).
+
+    With tolerance :math:`\\tau`: :math:`0 < f_i < \\tau \\Rightarrow 0` and
+    :math:`1 - \\tau < f_i < 1 \\Rightarrow 1`, source ``"sliver"``.
+    """
+    if not 0.0 <= sliver_tolerance < 0.5:
+        raise ValueError(f"sliver_tolerance must lie in [0, 0.5), got {sliver_tolerance!r}")
+    if not isinstance(parcels, gpd.GeoSeries | gpd.GeoDataFrame):
+        raise TypeError("parcels must be a GeoSeries or GeoDataFrame")
+    series: gpd.GeoSeries = parcels.geometry
+    index = parcels.index
+    territory_geom = _territory_geometry(territory, series.crs)
+
+    geoms: npt.NDArray[np.object_] = np.asarray(series.values, dtype=object)
+    missing = shapely.is_missing(geoms) | shapely.is_empty(geoms)
+    if missing.any():
+        raise ValueError(f"parcel(s) without geometry: {_labels(index, missing)}")
+    near = _near(geoms, territory_geom)
+    areas: FloatArray = shapely.area(geoms)
+    # validity matters where a parcel may meet the territory, and for an area <= 0
+    # (a self-intersecting ring can have a zero signed area)
+    check = near | ~(areas > 0)
+    repaired = np.zeros(len(geoms), dtype=bool)
+    repaired[check] = ~shapely.is_valid(geoms[check])
+    if repaired.any():
+        geoms = geoms.copy()
+        for i in np.flatnonzero(repaired):
+            geoms[i] = polygonal(shapely.make_valid(geoms[i]))
+        areas = shapely.area(geoms)
+    bad = ~(np.isfinite(areas) & (areas > 0))
+    if bad.any():
+        raise ValueError(f"parcel(s) with zero area: {_labels(index, bad)}")
+
+    raw = np.zeros(len(geoms), dtype="float64")
+    raw[near] = _raw_fractions(geoms[near], areas[near], territory_geom)
+
+    fraction = raw.copy()
+    sliver = np.zeros(len(raw), dtype=bool)
+    if sliver_tolerance > 0.0:
+        low = (raw > 0.0) & (raw < sliver_tolerance)
+        high = (raw < 1.0) & (raw > 1.0 - sliver_tolerance)
+        fraction[low] = 0.0
+        fraction[high] = 1.0
+        sliver = low | high
+    source = np.where(sliver, FRACTION_SOURCES[1], FRACTION_SOURCES[0])
+
+    return pd.DataFrame(
+        {
+            "fraction_in_territory": pd.Series(fraction, index=index, dtype="float64"),
+            "fraction_source": pd.Series(source, index=index, dtype="str"),
+            "raw_fraction": pd.Series(raw, index=index, dtype="float64"),
+            "geometry_repaired": pd.Series(repaired, index=index, dtype="bool"),
+        },
+        index=index,
+    )
+
+
+def _raw_fractions(geoms: npt.NDArray[np.object_], areas: FloatArray, territory: Any) -> FloatArray:
+    """Geometric fractions in [0, 1] (see :func:`apportion`, Notes)."""
+    n = len(geoms)
+    raw = np.zeros(n, dtype="float64")
+    if n == 0:
+        return raw
+    shapely.prepare(territory)
+    inside: BoolArray = shapely.contains_properly(territory, geoms)
+    raw[inside] = 1.0
+    rest = np.flatnonzero(~inside)
+    touched = rest[shapely.intersects(territory, geoms[rest])]
+    if len(touched):
+        overlap = _intersection_areas(geoms[touched], territory)
+        raw[touched] = overlap / areas[touched]
+    np.clip(raw, 0.0, 1.0, out=raw)
+    raw[raw < _NOISE] = 0.0
+    raw[raw > 1.0 - _NOISE] = 1.0
+    return raw
+
+
+def _intersection_areas(geoms: npt.NDArray[np.object_], territory: Any) -> FloatArray:
+    """``area(g ∩ territory)`` for each g, cutting a large territory into pieces."""
+    if shapely.get_num_coordinates(territory) <= 2 * _MAX_PIECE_VERTICES:
+        areas: FloatArray = shapely.area(shapely.intersection(geoms, territory))
+        return areas
+    pieces = np.asarray(_subdivide(territory, _MAX_PIECE_VERTICES), dtype=object)
+    tree = shapely.STRtree(pieces)
+    pairs = tree.query(geoms, predicate="intersects")
+    parts = shapely.intersection(geoms[pairs[0]], pieces[pairs[1]])
+    summed = np.bincount(pairs[0], weights=shapely.area(parts), minlength=len(geoms))
+    return np.asarray(summed, dtype=np.float64)
+
+
+def _subdivide(geom: Any, max_vertices: int, *, max_depth: int = 32) -> list[Any]:
+    """Cut a polygonal geometry into polygons of at most ``max_vertices`` each.
+
+    The pieces partition the geometry (they meet only along the cut lines),
+    so areas of intersections with them add up to the whole.
+    """
+    out: list[Any] = []
+    stack: list[tuple[Any, int]] = [(geom, 0)]
+    while stack:
+        g, depth = stack.pop()
+        if depth >= max_depth or shapely.get_num_coordinates(g) <= max_vertices:
+            out.extend(_polygons(g))
+            continue
+        xmin, ymin, xmax, ymax = g.bounds
+        if xmax - xmin >= ymax - ymin:
+            mid = (xmin + xmax) / 2.0
+            boxes = [shapely.box(xmin, ymin, mid, ymax), shapely.box(mid, ymin, xmax, ymax)]
+        else:
+            mid = (ymin + ymax) / 2.0
+            boxes = [shapely.box(xmin, ymin, xmax, mid), shapely.box(xmin, mid, xmax, ymax)]
+        for b in boxes:
+            stack.extend((p, depth + 1) for p in _polygons(shapely.intersection(g, b)))
+    return out
+
+
+def _polygons(geom: Any) -> list[Any]:
+    """The polygons of positive area in ``geom`` (lines and points dropped)."""
+    parts = shapely.get_parts(geom)
+    keep = (shapely.get_type_id(parts) == shapely.GeometryType.POLYGON) & (shapely.area(parts) > 0)
+    out: list[Any] = []
+    for p in parts[keep]:
+        out.append(p)
+    for p in parts[shapely.get_type_id(parts) == shapely.GeometryType.GEOMETRYCOLLECTION]:
+        out.extend(_polygons(p))
+    return out
+
+
+def polygonal(geom: Any) -> Any:
+    """The polygonal part of ``geom`` as one Polygon or MultiPolygon (maybe empty)."""
+    polys = _polygons(geom)
+    if not polys:
+        return shapely.Polygon()
+    if len(polys) == 1:
+        return polys[0]
+    return shapely.MultiPolygon(polys)
+
+
+def _near(geoms: npt.NDArray[np.object_], territory: Any) -> BoolArray:
+    """Parcels whose bounding box meets the territory's bounding box."""
+    xmin, ymin, xmax, ymax = shapely.bounds(territory)
+    b = shapely.bounds(geoms)
+    near: BoolArray = (b[:, 0] <= xmax) & (b[:, 2] >= xmin) & (b[:, 1] <= ymax) & (b[:, 3] >= ymin)
+    return near
+
+
+def _territory_geometry(territory: BaseGeometry | gpd.GeoSeries, parcels_crs: Any) -> Any:
+    """A valid polygonal territory geometry, checked against the parcels' CRS."""
+    if isinstance(territory, gpd.GeoSeries):
+        if territory.crs is not None and parcels_crs is not None and territory.crs != parcels_crs:
+            raise ValueError(
+                f"territory CRS {territory.crs.to_string()} differs from parcels CRS "
+                f"{parcels_crs.to_string()}"
+            )
+        from pipeline.geometry.territory import union_territory
+
+        geom, _ = union_territory(territory)
+        return geom
+    if not isinstance(territory, BaseGeometry):
+        raise TypeError("territory must be a shapely geometry or a GeoSeries")
+    if territory.is_empty or shapely.get_type_id(territory) not in _POLYGONAL:
+        raise ValueError(f"territory must be a non-empty (Multi)Polygon, got {territory.geom_type}")
+    if not territory.is_valid:
+        raise ValueError(
+            f"territory geometry is invalid ({shapely.is_valid_reason(territory)}); "
+            "repair it with union_territory first"
+        )
+    return territory
+
+
+def _labels(index: pd.Index, mask: BoolArray, limit: int = 5) -> str:
+    """The index labels where ``mask`` holds, at most ``limit`` of them."""
+    labels: Sequence[Hashable] = list(index[mask])
+    shown = ", ".join(repr(x) for x in labels[:limit])
+    more = f" and {len(labels) - limit} more" if len(labels) > limit else ""
+    return shown + more

@@ -1,0 +1,143 @@
+"""The territory: union of the boundary polygons, repairs, and parts by town.
+
+§ 2-200 and § 2-202.1.b(4): the territory is the union of the boundary
+polygons; invalid rings are repaired and each repair is reported. The territory
+is split into town parts with the towns' boundary polygons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+import geopandas as gpd
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from pipeline.geometry.apportion import polygonal
+
+__all__ = ["TownParts", "town_parts", "union_territory"]
+
+_POLYGONAL = (shapely.GeometryType.POLYGON, shapely.GeometryType.MULTIPOLYGON)
+
+
+def union_territory(boundary: gpd.GeoSeries) -> tuple[Any, list[str]]:
+    """Union the boundary polygons into one territory, repairing invalid ones.
+
+    Parameters
+    ----------
+    boundary
+        The boundary features (Polygon or MultiPolygon), in the working CRS.
+        Index labels name the features in the repair notes and errors.
+
+    Returns
+    -------
+    territory : shapely.Polygon or shapely.MultiPolygon
+        The union, valid, holes kept.
+    repairs : list of str
+        One plain-words note per repair (invalid ring repaired, empty feature
+        ignored, non-polygonal pieces of a repaired ring dropped), naming the
+        feature and the planar area before and after in CRS units².
+
+    Raises
+    ------
+    ValueError
+        A feature that is neither polygonal nor empty (e.g. a line layer given
+        as the boundary), or a boundary with no polygon at all.
+
+    Notes
+    -----
+    :math:`T = \\bigcup_j \\operatorname{make\\_valid}(B_j)`, keeping the
+    polygonal parts only. ``make_valid`` uses GEOS' "structure" method: a
+    self-intersecting ring (bow-tie) becomes the polygons its lobes enclose.
+    """
+    if not isinstance(boundary, gpd.GeoSeries):
+        raise TypeError("boundary must be a GeoSeries")
+    repairs: list[str] = []
+    pieces: list[Any] = []
+    for label, geom in boundary.items():
+        if geom is None or geom.is_empty:
+            repairs.append(f"feature {label!r}: no geometry; ignored")
+            continue
+        if shapely.get_type_id(geom) not in _POLYGONAL:
+            raise ValueError(f"feature {label!r}: boundary must be polygons, got {geom.geom_type}")
+        if geom.is_valid:
+            pieces.append(geom)
+            continue
+        reason = shapely.is_valid_reason(geom)
+        fixed = polygonal(shapely.make_valid(geom, method="structure", keep_collapsed=False))
+        repairs.append(
+            f"feature {label!r}: invalid ({reason}); repaired with make_valid, "
+            f"area {geom.area:.6g} -> {fixed.area:.6g}"
+        )
+        if fixed.is_empty:
+            repairs.append(f"feature {label!r}: nothing left after repair; ignored")
+            continue
+        pieces.append(fixed)
+    if not pieces:
+        raise ValueError("the boundary holds no polygon")
+    territory = polygonal(shapely.union_all(pieces))
+    if territory.is_empty:
+        raise ValueError("the boundary polygons have zero area")
+    return territory, repairs
+
+
+class TownParts(NamedTuple):
+    """The territory split by town (see :func:`town_parts`)."""
+
+    #: Town key -> the part of the territory in that town (positive area only).
+    parts: dict[str, Any]
+    #: The part of the territory in no town polygon (maybe empty).
+    uncovered: Any
+    #: Its planar area, CRS units² (a warning figure when > 0).
+    uncovered_area: float
+    #: Area counted in two or more town parts (overlapping town polygons), CRS units².
+    overlap_area: float
+
+
+def town_parts(
+    territory: BaseGeometry,
+    towns: Mapping[str, BaseGeometry],
+    *,
+    min_area: float = 0.0,
+) -> TownParts:
+    """Split the territory by the towns' boundary polygons.
+
+    Parameters
+    ----------
+    territory
+        The territory (Polygon or MultiPolygon) in the working CRS.
+    towns
+        Town key (e.g. SWIS code) -> town boundary polygon, same CRS.
+    min_area
+        Parts whose planar area is at most this (CRS units²) are omitted;
+        with the default 0 only empty or line-like overlaps are omitted.
+
+    Returns
+    -------
+    TownParts
+        ``parts`` in the order of ``towns``, the uncovered remainder and its
+        area, and the area counted twice where town polygons overlap.
+
+    Notes
+    -----
+    :math:`T_t = T \\cap G_t`; uncovered :math:`U = T \\setminus \\bigcup_t G_t`;
+    overlap :math:`= \\sum_t \\operatorname{area}(T_t) -
+    \\operatorname{area}(\\bigcup_t T_t)`.
+    """
+    parts: dict[str, Any] = {}
+    for key, town in towns.items():
+        part = polygonal(shapely.intersection(territory, town))
+        if not part.is_empty and part.area > min_area:
+            parts[key] = part
+    if towns:
+        uncovered = polygonal(
+            shapely.difference(territory, shapely.union_all(list(towns.values())))
+        )
+    else:
+        uncovered = territory
+    overlap = 0.0
+    if len(parts) > 1:
+        overlap = sum(p.area for p in parts.values()) - shapely.union_all(list(parts.values())).area
+        overlap = max(overlap, 0.0)
+    return TownParts(parts, uncovered, float(uncovered.area), float(overlap))

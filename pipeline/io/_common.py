@@ -1,0 +1,499 @@
+"""Shared machinery of the tabular readers: strict CSV/JSON loading and conversion.
+
+Every table is read as text (no type guessing, no NA guessing), then each
+column is converted strictly; the first bad value raises :class:`InputError`
+with the file, the data row (counted from 1), the column and the value.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+
+from pipeline.errors import InputError
+from pipeline.frames import PARCEL_KEY, SOURCE_ROW
+from pipeline.keys import normalize_print_key, normalize_print_keys
+
+_FLOAT = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
+_INT = r"-?\d{1,18}"
+_SWIS = r"\d{6}"
+_NON_WORD = re.compile(r"[^0-9a-z]+")
+
+
+def snake(name: str) -> str:
+    """Header to snake_case: ``"Print Key Code"`` -> ``"print_key_code"``."""
+    return _NON_WORD.sub("_", name.strip().lower()).strip("_")
+
+
+# ---------------------------------------------------------------- reading files
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a file; missing file or empty file is an :class:`InputError`."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError(p, "file not found")
+    if p.is_dir():
+        raise InputError(p, "is a folder, not a file")
+    data = p.read_bytes()
+    if not data.strip():
+        raise InputError(p, "file is empty")
+    return data
+
+
+def decode_utf8(data: bytes, path: str | Path) -> str:
+    """Decode UTF-8 (a BOM is allowed) or raise naming the row of the bad byte."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        byte = data[exc.start : exc.start + 1].hex()
+        raise InputError(
+            path,
+            f"not valid UTF-8 (byte 0x{byte} on line {line} of the file); save the file as UTF-8",
+            row=line - 1 if line > 1 else None,
+        ) from None
+
+
+def _csv_records_python(text: str, path: str | Path, *, header: bool) -> list[list[str]]:
+    """Parse with the stdlib (slow path); checks every record's field count."""
+    rows = [r for r in csv.reader(io.StringIO(text)) if r]
+    if not rows:
+        raise InputError(path, "file is empty")
+    width = len(rows[0])
+    body = rows[1:] if header else rows
+    for i, r in enumerate(body, start=1):
+        if len(r) != width:
+            where = "the header" if header else "the first row"
+            raise InputError(path, f"{len(r)} fields where {where} has {width}", row=i)
+    return rows
+
+
+def first_record(text: str) -> list[str]:
+    """The fields of the first line of a CSV text."""
+    nl = text.find("\n")
+    line = text if nl < 0 else text[:nl]
+    return next(csv.reader([line.rstrip("\r")]), [])
+
+
+def csv_text_frame(
+    data: bytes,
+    path: str | Path,
+    *,
+    encoding: str = "utf-8",
+    header: bool = True,
+    names: Sequence[str] | None = None,
+    keep: Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """Read CSV bytes into a frame of ``str`` columns (``""`` for empty cells).
+
+    Parameters
+    ----------
+    data
+        The file's bytes.
+    path
+        The file (for messages).
+    encoding
+        ``"utf-8"`` (checked, a BOM is allowed) or ``"latin-1"``.
+    header
+        Whether the first record is a header.
+    names
+        Column names for a headerless file (default ``f0, f1, ...``).
+    keep
+        Only these columns are converted and returned (default: all).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Text columns plus ``source_row`` (data rows counted from 1).
+
+    Notes
+    -----
+    The fast path is pyarrow's multi-threaded parser; on any parse error the
+    file is re-read with the standard library to name the offending row.
+    Empty header cells are named ``unnamed_<position>``.
+    """
+    if encoding == "utf-8":
+        text = decode_utf8(data, path)
+        if data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+    else:
+        text = data.decode(encoding)
+        data = text.encode("utf-8")
+    first = first_record(text)
+    if header:
+        cols = [c.strip() or f"unnamed_{i + 1}" for i, c in enumerate(first)]
+        seen: set[str] = set()
+        for c in cols:
+            if c in seen:
+                raise InputError(path, "column appears twice in the header", column=c)
+            seen.add(c)
+    elif names is not None:
+        cols = list(names)
+    else:
+        cols = [f"f{i}" for i in range(len(first))]
+    wanted = [c for c in cols if keep is None or c in keep]
+    try:
+        table = pacsv.read_csv(
+            io.BytesIO(data),
+            read_options=pacsv.ReadOptions(
+                column_names=cols, skip_rows=1 if header else 0, block_size=1 << 24
+            ),
+            parse_options=pacsv.ParseOptions(newlines_in_values=False),
+            convert_options=pacsv.ConvertOptions(
+                column_types={n: pa.string() for n in wanted},
+                include_columns=wanted,
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+            ),
+        )
+        df = pd.DataFrame(table.to_pandas())
+    except (pa.ArrowInvalid, pa.ArrowException):
+        rows = _csv_records_python(text, path, header=header)
+        if len(rows[0]) != len(cols):
+            raise InputError(
+                path, f"{len(rows[0])} fields where {len(cols)} are expected", row=1
+            ) from None
+        body = rows[1:] if header else rows
+        df = pd.DataFrame(body, columns=cols, dtype="str").loc[:, wanted]
+    if len(df.columns) and any(str(t) != "str" for t in df.dtypes):
+        df = df.astype("str")
+    df[SOURCE_ROW] = np.arange(1, len(df) + 1, dtype="int64")
+    return df
+
+
+def json_text_frame(data: bytes, path: str | Path) -> pd.DataFrame:
+    """Read a JSON list of flat objects into a ``str`` frame (absent -> ``""``)."""
+    text = decode_utf8(data, path)
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(path, f"not valid JSON: {exc.msg} (line {exc.lineno})") from None
+    if isinstance(obj, dict):
+        # accept {"data": [...]} / {"rows": [...]} wrappers
+        lists = [v for v in obj.values() if isinstance(v, list)]
+        if len(lists) != 1:
+            raise InputError(path, "JSON must be a list of rows (objects)")
+        obj = lists[0]
+    if not isinstance(obj, list):
+        raise InputError(path, "JSON must be a list of rows (objects)")
+    records: list[dict[str, str]] = []
+    for i, item in enumerate(obj, start=1):
+        if not isinstance(item, dict):
+            raise InputError(path, "each row must be a JSON object", row=i)
+        rec: dict[str, str] = {}
+        for k, v in item.items():
+            if v is None:
+                rec[str(k)] = ""
+            elif isinstance(v, (dict, list)):
+                raise InputError(path, "nested value where text is expected", row=i, column=k)
+            elif isinstance(v, bool):
+                rec[str(k)] = str(v).lower()
+            else:
+                rec[str(k)] = str(v)
+        records.append(rec)
+    df = pd.DataFrame.from_records(records) if records else pd.DataFrame()
+    df = df.fillna("").astype("str") if len(df.columns) else df
+    df[SOURCE_ROW] = np.arange(1, len(df) + 1, dtype="int64")
+    return df
+
+
+# ------------------------------------------------------------- column handling
+
+
+def rename_columns(
+    df: pd.DataFrame, path: str | Path, *, aliases: Mapping[str, str] | None = None
+) -> pd.DataFrame:
+    """Rename headers to snake_case, then through ``aliases`` (keys in snake_case).
+
+    Two headers that end up with the same name are an :class:`InputError`.
+    """
+    aliases = aliases or {}
+    mapping: dict[str, str] = {}
+    origin: dict[str, str] = {}
+    for c in df.columns:
+        if c == SOURCE_ROW:
+            continue
+        s = snake(str(c))
+        s = aliases.get(s, s)
+        if s in origin:
+            raise InputError(
+                path, f"columns '{origin[s]}' and '{c}' both mean '{s}'", column=str(c)
+            )
+        origin[s] = str(c)
+        mapping[c] = s
+    return df.rename(columns=mapping)
+
+
+def require_columns(df: pd.DataFrame, path: str | Path, required: Iterable[str]) -> None:
+    """Raise for the first required column that is missing."""
+    for col in required:
+        if col not in df.columns:
+            have = ", ".join(str(c) for c in df.columns if c != SOURCE_ROW)
+            raise InputError(
+                path, f"required column is missing (columns found: {have})", column=col
+            )
+
+
+def require_rows(df: pd.DataFrame, path: str | Path, what: str = "record") -> None:
+    """Raise when a table has a header but no data row."""
+    if len(df) == 0:
+        raise InputError(path, f"no {what}: the file has a header but no data row")
+
+
+def text(df: pd.DataFrame, col: str) -> pd.Series:
+    """A column as stripped text; ``""`` when the column is absent."""
+    if col not in df.columns:
+        return pd.Series("", index=df.index, dtype="str")
+    return df[col].astype("str").str.strip()
+
+
+def _first_bad(df: pd.DataFrame, mask: pd.Series, values: pd.Series) -> tuple[int, str] | None:
+    arr = mask.to_numpy(dtype=bool, na_value=True)
+    if not arr.any():
+        return None
+    pos = int(np.flatnonzero(arr)[0])
+    return int(df[SOURCE_ROW].iloc[pos]), str(values.iloc[pos])
+
+
+def _check(
+    df: pd.DataFrame,
+    path: str | Path,
+    col: str,
+    values: pd.Series,
+    bad: pd.Series,
+    problem: Callable[[str], str],
+) -> None:
+    hit = _first_bad(df, bad, values)
+    if hit is not None:
+        row, value = hit
+        raise InputError(path, problem(value), row=row, column=col)
+
+
+def _cast(values: pd.Series, typ: pa.DataType) -> pd.Series:
+    """Cast already-validated text to a numeric type (fast, via pyarrow)."""
+    res = pc.cast(pa.array(values.array), typ)
+    np_dtype = "float64" if pa.types.is_floating(typ) else "int64"
+    return pd.Series(res.to_numpy(zero_copy_only=False), index=values.index, dtype=np_dtype)
+
+
+def to_float(
+    df: pd.DataFrame,
+    path: str | Path,
+    col: str,
+    *,
+    blank_ok: bool = True,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    min_exclusive: bool = False,
+) -> pd.Series:
+    """Strictly convert a text column to float64 (digits, optional ``-`` and ``.``).
+
+    ``""`` becomes NaN when ``blank_ok``; otherwise it is an error. Thousands
+    separators, currency signs and exponents are errors.
+    """
+    s = text(df, col)
+    blank = s == ""
+    ok = s.str.fullmatch(_FLOAT)
+    if not blank_ok:
+        _check(df, path, col, s, blank, lambda v: "value is missing")
+    _check(df, path, col, s, ~ok & ~blank, lambda v: f"not a number: {v!r}")
+    out = _cast(s.where(~blank, None), pa.float64())
+    if minimum is not None:
+        low = out <= minimum if min_exclusive else out < minimum
+        word = "greater than" if min_exclusive else "at least"
+        _check(df, path, col, s, low.fillna(False), lambda v: f"{v} must be {word} {minimum:g}")
+    if maximum is not None:
+        high = (out > maximum).fillna(False)
+        _check(df, path, col, s, high, lambda v: f"{v} must be at most {maximum:g}")
+    return out
+
+
+def to_int(
+    df: pd.DataFrame,
+    path: str | Path,
+    col: str,
+    *,
+    default: int | None = None,
+    minimum: int | None = None,
+) -> pd.Series:
+    """Strictly convert a text column to int64 (digits with optional ``-``).
+
+    ``""`` (or an absent column) becomes ``default``; without a default a blank
+    is an error.
+    """
+    s = text(df, col)
+    blank = s == ""
+    if default is None:
+        _check(df, path, col, s, blank, lambda v: "value is missing")
+    ok = s.str.fullmatch(_INT)
+    _check(df, path, col, s, ~ok & ~blank, lambda v: f"not a whole number: {v!r}")
+    filled = s.where(~blank, str(default) if default is not None else "0")
+    out = _cast(filled, pa.int64())
+    if minimum is not None:
+        _check(df, path, col, s, out < minimum, lambda v: f"{v} must be at least {minimum}")
+    return out
+
+
+def to_swis(
+    df: pd.DataFrame, path: str | Path, col: str, *, default: str | None = None
+) -> pd.Series:
+    """A 6-digit SWIS column; blanks take ``default`` (an error without one)."""
+    s = text(df, col)
+    blank = s == ""
+    if default is None:
+        _check(df, path, col, s, blank, lambda v: "SWIS code is missing")
+    else:
+        s = s.where(~blank, default)
+    ok = s.str.fullmatch(_SWIS)
+    _check(df, path, col, s, ~ok, lambda v: f"SWIS code must be 6 digits, got {v!r}")
+    return s
+
+
+_DATE_FORMATS: tuple[tuple[str, str], ...] = (
+    (r"\d{4}-\d{1,2}-\d{1,2}", "%Y-%m-%d"),
+    (r"\d{1,2}/\d{1,2}/\d{4}", "%m/%d/%Y"),
+    (r"\d{8}", "%Y%m%d"),
+)
+
+
+def to_date(df: pd.DataFrame, path: str | Path, col: str, *, blank_ok: bool = True) -> pd.Series:
+    """Dates as ISO ``YYYY-MM-DD`` text (``""`` when blank and allowed).
+
+    Accepted: ``YYYY-MM-DD``, ``M/D/YYYY`` (US) and ``YYYYMMDD``.
+    """
+    s = text(df, col)
+    blank = s == ""
+    if not blank_ok:
+        _check(df, path, col, s, blank, lambda v: "date is missing")
+    out = pd.Series([""] * len(s), index=s.index, dtype="str")
+    done = blank.copy()
+    for pattern, fmt in _DATE_FORMATS:
+        m = s.str.fullmatch(pattern) & ~done
+        if m.any():
+            parsed = pd.to_datetime(s[m], format=fmt, errors="coerce")
+            bad = parsed.isna()
+            bad_full = pd.Series(False, index=s.index)
+            bad_full[m] = bad
+            _check(df, path, col, s, bad_full, lambda v: f"not a valid date: {v!r}")
+            out[m] = parsed.dt.strftime("%Y-%m-%d")
+            done |= m
+    _check(
+        df,
+        path,
+        col,
+        s,
+        ~done,
+        lambda v: f"not a date: {v!r} (use YYYY-MM-DD)",
+    )
+    return out
+
+
+def to_enum(
+    df: pd.DataFrame, path: str | Path, col: str, allowed: Sequence[str], *, lower: bool = True
+) -> pd.Series:
+    """A text column restricted to ``allowed`` values (compared lower-cased)."""
+    s = text(df, col)
+    if lower:
+        s = s.str.lower()
+    bad = ~s.isin(list(allowed))
+    choices = ", ".join(allowed)
+    _check(df, path, col, s, bad, lambda v: f"{v!r} is not one of: {choices}")
+    return s
+
+
+def normalize_keys(df: pd.DataFrame, path: str | Path, col: str, values: pd.Series) -> pd.Series:
+    """Normalised print keys (vectorised); the first unparseable key raises.
+
+    The :class:`InputError` names the row and column of the first bad key.
+    """
+    out = normalize_print_keys(values, errors="coerce")
+    bad = out.isna()
+    if bad.any():
+        pos = int(np.flatnonzero(bad.to_numpy())[0])
+        value = str(values.iloc[pos])
+        try:
+            normalize_print_key(value)
+            problem = f"bad print key {value!r}"
+        except ValueError as exc:
+            problem = f"bad print key: {exc}"
+        raise InputError(path, problem, row=int(df[SOURCE_ROW].iloc[pos]), column=col)
+    return out
+
+
+def check_unique(
+    df: pd.DataFrame,
+    path: str | Path,
+    cols: Sequence[str],
+    *,
+    column: str,
+    label: Callable[[pd.Series], str],
+) -> None:
+    """Raise for the first duplicate of ``cols``, naming both rows."""
+    dup = df.duplicated(list(cols), keep=False)
+    if not dup.any():
+        return
+    sub = df.loc[dup, [*cols, SOURCE_ROW]]
+    second_mask = df.duplicated(list(cols), keep="first")
+    pos = int(np.flatnonzero(second_mask.to_numpy())[0])
+    rec = df.iloc[pos]
+    same = sub
+    for c in cols:
+        same = same[same[c] == rec[c]]
+    rows = sorted(int(r) for r in same[SOURCE_ROW])
+    raise InputError(
+        path,
+        f"duplicate {label(rec)}: rows {', '.join(str(r) for r in rows)}",
+        row=int(rec[SOURCE_ROW]),
+        column=column,
+    )
+
+
+def finish(df: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    """Select ``columns`` in order on a fresh RangeIndex."""
+    out = df.loc[:, list(columns)].reset_index(drop=True)
+    return out
+
+
+def load_table(path: str | Path) -> pd.DataFrame:
+    """Read a UTF-8 CSV (or JSON list of rows) as text with snake_case headers."""
+    data = read_bytes(path)
+    if str(path).lower().endswith(".json"):
+        df = json_text_frame(data, path)
+    else:
+        df = csv_text_frame(data, path)
+    return df
+
+
+__all__ = [
+    "PARCEL_KEY",
+    "SOURCE_ROW",
+    "check_unique",
+    "csv_text_frame",
+    "decode_utf8",
+    "finish",
+    "json_text_frame",
+    "load_table",
+    "normalize_keys",
+    "read_bytes",
+    "rename_columns",
+    "require_columns",
+    "require_rows",
+    "snake",
+    "text",
+    "to_date",
+    "to_enum",
+    "to_float",
+    "to_int",
+    "to_swis",
+]

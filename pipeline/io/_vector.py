@@ -1,0 +1,370 @@
+"""Readers of vector layers: parcel polygons and boundary polygons.
+
+Feature numbers in messages and in ``source_row`` count the features of the
+layer from 1, in file order.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import pyogrio
+import shapely
+from pyproj import CRS
+from pyproj.exceptions import CRSError
+
+from pipeline.errors import InputError
+from pipeline.frames import PARCEL_COLUMNS, PARCEL_KEY, SOURCE_ROW
+from pipeline.keys import normalize_print_key, normalize_print_keys
+
+_PARQUET = (".parquet", ".geoparquet", ".pq")
+
+#: Field names (lower-cased) that hold the SWIS code, in order of preference.
+SWIS_FIELDS = ("swis", "swis_code", "swiscode", "swis_cd", "swis_id")
+#: Field names (lower-cased) that hold the print key, in order of preference.
+PRINT_KEY_FIELDS = (
+    "print_key",
+    "printkey",
+    "print_key_code",
+    "printkeycode",
+    "print_key_",
+    "prnt_key",
+    "taxid",
+    "tax_id",
+    "sbl",
+)
+#: Field names (lower-cased) holding SWIS and print key together ("503689-13.-3-1").
+COMBINED_FIELDS = (
+    "swis_print_key",
+    "swisprintk",
+    "swisprintkey",
+    "swis_printkey",
+    "swis_print",
+    "swis_sbl",
+    "swissbl",
+    "parcelkey",
+    "parcel_key",
+)
+_COMBINED = re.compile(r"^\s*(\d{6})[\s\-_|:]*(.+?)\s*$")
+
+
+def _read_layer(path: str | Path) -> gpd.GeoDataFrame:
+    p = Path(path)
+    if not p.exists():
+        raise InputError(p, "file not found")
+    if p.is_file() and p.stat().st_size == 0:
+        raise InputError(p, "file is empty")
+    try:
+        if p.suffix.lower() in _PARQUET:
+            gdf = gpd.read_parquet(p)
+        else:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                try:
+                    gdf = pyogrio.read_dataframe(p, use_arrow=True)
+                except Exception:
+                    gdf = pyogrio.read_dataframe(p)
+    except InputError:
+        raise
+    except Exception as exc:
+        raise InputError(p, f"cannot read as a vector layer: {exc}") from None
+    if not isinstance(gdf, gpd.GeoDataFrame) or gdf.geometry is None:
+        raise InputError(p, "the layer has no geometry")
+    if len(gdf) == 0:
+        raise InputError(p, "the layer has no feature")
+    return gdf.reset_index(drop=True)
+
+
+def _parse_crs(value: str, path: str | Path) -> CRS:
+    try:
+        return CRS.from_user_input(value)
+    except CRSError as exc:
+        raise InputError(path, f"unknown CRS {value!r}: {exc}", column="crs") from None
+
+
+def _set_crs(
+    gdf: gpd.GeoDataFrame, path: str | Path, crs: str | None, notes: list[str]
+) -> gpd.GeoDataFrame:
+    if gdf.crs is None:
+        if crs is None:
+            raise InputError(path, "no CRS: set `crs` in the config", column="crs")
+        return gdf.set_crs(_parse_crs(crs, path), allow_override=True)
+    if crs is not None:
+        given = _parse_crs(crs, path)
+        if not gdf.crs.equals(given, ignore_axis_order=True):
+            notes.append(
+                f"{Path(path).name}: the file's CRS ({gdf.crs.to_string()}) is used, "
+                f"not the configured {crs}"
+            )
+    return gdf
+
+
+def _repair_polygons(
+    geoms: np.ndarray, path: str | Path, what: str, notes: list[str]
+) -> np.ndarray:
+    """Check and repair polygon geometries; raise on null/empty/non-polygonal."""
+    types = shapely.get_type_id(geoms)
+    null = shapely.is_missing(geoms)
+    if null.any():
+        fid = int(np.flatnonzero(null)[0]) + 1
+        raise InputError(path, f"{what}: geometry is missing", feature=fid, column="geometry")
+    empty = shapely.is_empty(geoms)
+    if empty.any():
+        fid = int(np.flatnonzero(empty)[0]) + 1
+        raise InputError(path, f"{what}: geometry is empty", feature=fid, column="geometry")
+    # 3 Polygon, 6 MultiPolygon, 7 GeometryCollection (checked after repair)
+    not_poly = ~np.isin(types, (3, 6, 7))
+    if not_poly.any():
+        i = int(np.flatnonzero(not_poly)[0])
+        kind = shapely.get_type_id(geoms[i])
+        name = geoms[i].geom_type
+        raise InputError(
+            path,
+            f"{what}: a {name} where a polygon is expected (type id {kind})",
+            feature=i + 1,
+            column="geometry",
+        )
+    out = geoms.copy()
+    invalid = np.flatnonzero(~shapely.is_valid(geoms) | (types == 7))
+    if len(invalid):
+        reasons = shapely.is_valid_reason(geoms[invalid])
+        fixed = shapely.make_valid(geoms[invalid])
+        for k, i in enumerate(invalid.tolist()):
+            poly = _polygonal_part(fixed[k])
+            if poly is None or poly.is_empty:
+                raise InputError(
+                    path,
+                    f"{what}: no polygon left after repairing ({reasons[k]})",
+                    feature=i + 1,
+                    column="geometry",
+                )
+            out[i] = poly
+            reason = str(reasons[k]).split("[")[0].strip().lower()
+            done = "reduced to its polygons" if reason == "valid geometry" else "repaired"
+            if reason == "valid geometry":
+                reason = "geometry collection"
+            notes.append(f"{Path(path).name} feature {i + 1}: {reason} {done}")
+    return out
+
+
+def _polygonal_part(geom: shapely.Geometry) -> shapely.Geometry | None:
+    if geom is None:
+        return None
+    if isinstance(geom, (shapely.Polygon, shapely.MultiPolygon)):
+        return geom
+    if isinstance(geom, shapely.GeometryCollection):
+        polys: list[shapely.Polygon] = []
+        for part in geom.geoms:
+            p = _polygonal_part(part)
+            if isinstance(p, shapely.Polygon):
+                polys.append(p)
+            elif isinstance(p, shapely.MultiPolygon):
+                polys.extend(p.geoms)
+        if not polys:
+            return None
+        return polys[0] if len(polys) == 1 else shapely.MultiPolygon(polys)
+    return None
+
+
+def _to_working(gdf: gpd.GeoDataFrame, path: str | Path, working_crs: str) -> gpd.GeoDataFrame:
+    target = _parse_crs(working_crs, path)
+    try:
+        return gdf.to_crs(target)
+    except Exception as exc:  # pragma: no cover - pyproj failures are rare
+        raise InputError(path, f"cannot reproject to {working_crs}: {exc}") from None
+
+
+def _find_field(columns: list[str], candidates: tuple[str, ...]) -> str | None:
+    lower = {c.lower(): c for c in columns}
+    for cand in candidates:
+        if cand in lower:
+            return lower[cand]
+    return None
+
+
+def _as_text(values: pd.Series, path: str | Path, field: str, *, swis: bool) -> pd.Series:
+    """Field values as stripped text; integers (e.g. SWIS stored as a number) kept exact."""
+    if pd.api.types.is_float_dtype(values):
+        bad = values.notna() & (values != np.floor(values))
+        if bad.any():
+            fid = int(np.flatnonzero(bad.to_numpy())[0]) + 1
+            raise InputError(
+                path, f"not a whole number: {values.iloc[fid - 1]}", feature=fid, column=field
+            )
+        out = values.map(lambda v: "" if pd.isna(v) else str(int(v)))
+    elif pd.api.types.is_integer_dtype(values):
+        out = values.astype("int64").astype("str")
+    else:
+        out = values.map(
+            lambda v: "" if v is None or (isinstance(v, float) and np.isnan(v)) else str(v)
+        )
+    numeric = pd.api.types.is_numeric_dtype(values)
+    out = out.astype("str").str.strip()
+    if swis and numeric:
+        # a SWIS stored as a number loses its leading zero (e.g. 10100 for 010100)
+        short = out.str.fullmatch(r"\d{5}")
+        out = out.where(~short, "0" + out)
+    missing = out == ""
+    if missing.any():
+        fid = int(np.flatnonzero(missing.to_numpy())[0]) + 1
+        raise InputError(path, "value is missing", feature=fid, column=field)
+    return out
+
+
+def read_parcels(
+    path: str | Path, *, crs: str | None, working_crs: str
+) -> tuple[gpd.GeoDataFrame, list[str]]:
+    """Read a parcel polygon layer into the canonical parcel frame.
+
+    Parameters
+    ----------
+    path
+        GeoPackage, shapefile, GeoJSON or anything GDAL reads; GeoParquet by
+        extension (``.parquet``).
+    crs
+        The CRS to assume when the file carries none. When the file has a CRS
+        that differs, the file's is used and a note says so.
+    working_crs
+        The CRS of the returned geometries.
+
+    Returns
+    -------
+    tuple[geopandas.GeoDataFrame, list[str]]
+        The frame (columns :data:`pipeline.frames.PARCEL_COLUMNS`; ``swis``
+        6 digits, ``print_key`` as written, ``source_row`` = feature number
+        from 1) and the notes (geometry repairs, CRS choice).
+
+    Raises
+    ------
+    InputError
+        Missing/empty/unreadable file, no CRS, no SWIS or print-key field, a
+        missing or unparseable key, a missing/empty or non-polygonal geometry.
+
+    Notes
+    -----
+    Fields are found case-insensitively: ``SWIS`` and ``PRINT_KEY`` (or
+    ``PRINTKEY``, ``PRINT_KEY_CODE``, ``SBL`` ...), or a combined field such
+    as ``SWISPRINTK`` = ``"503689-13.-3-1"`` (6-digit SWIS, optional
+    separator, print key). Duplicate keys are kept (see
+    :func:`pipeline.quality.data_quality`).
+    """
+    notes: list[str] = []
+    gdf = _read_layer(path)
+    cols = [str(c) for c in gdf.columns if c != gdf.geometry.name]
+    swis_f = _find_field(cols, SWIS_FIELDS)
+    pk_f = _find_field(cols, PRINT_KEY_FIELDS)
+    if swis_f is not None and pk_f is not None:
+        swis = _as_text(gdf[swis_f], path, swis_f, swis=True)
+        pk = _as_text(gdf[pk_f], path, pk_f, swis=False)
+        pk_field = pk_f
+        swis_field = swis_f
+    else:
+        comb_f = _find_field(cols, COMBINED_FIELDS)
+        if comb_f is None:
+            missing = "PRINT_KEY" if swis_f is not None else "SWIS"
+            raise InputError(
+                path,
+                "no SWIS and print-key fields (looked for SWIS + PRINT_KEY/PRINTKEY/SBL "
+                f"or a combined SWISPRINTK); fields found: {', '.join(cols)}",
+                column=missing,
+            )
+        comb = _as_text(gdf[comb_f], path, comb_f, swis=False)
+        parts = comb.str.extract(_COMBINED.pattern)
+        bad = parts[0].isna()
+        if bad.any():
+            fid = int(np.flatnonzero(bad.to_numpy())[0]) + 1
+            raise InputError(
+                path,
+                f"cannot split {comb.iloc[fid - 1]!r} into a 6-digit SWIS and a print key",
+                feature=fid,
+                column=comb_f,
+            )
+        swis = parts[0].astype("str")
+        pk = parts[1].astype("str")
+        if swis_f is not None:
+            swis = _as_text(gdf[swis_f], path, swis_f, swis=True)
+        pk_field = swis_field = comb_f
+        if swis_f is not None:
+            swis_field = swis_f
+    ok_swis = swis.str.fullmatch(r"\d{6}")
+    if not ok_swis.all():
+        fid = int(np.flatnonzero(~ok_swis.to_numpy())[0]) + 1
+        raise InputError(
+            path,
+            f"SWIS code must be 6 digits, got {swis.iloc[fid - 1]!r}",
+            feature=fid,
+            column=swis_field,
+        )
+    norm = normalize_print_keys(pk, errors="coerce")
+    if norm.isna().any():
+        fid = int(np.flatnonzero(norm.isna().to_numpy())[0]) + 1
+        value = pk.iloc[fid - 1]
+        try:
+            normalize_print_key(value)
+            problem = f"bad print key {value!r}"
+        except ValueError as exc:
+            problem = f"bad print key: {exc}"
+        raise InputError(path, problem, feature=fid, column=pk_field)
+
+    gdf = _set_crs(gdf, path, crs, notes)
+    geoms = _repair_polygons(np.asarray(gdf.geometry.array), path, "parcel", notes)
+    out = gpd.GeoDataFrame(
+        {
+            PARCEL_KEY: (swis + "|" + norm).astype("str"),
+            "swis": swis.astype("str"),
+            "print_key": pk.astype("str"),
+            SOURCE_ROW: np.arange(1, len(gdf) + 1, dtype="int64"),
+        },
+        geometry=gpd.GeoSeries(geoms, crs=gdf.crs),
+    )
+    out = _to_working(out, path, working_crs)
+    out = out.rename_geometry("geometry") if out.geometry.name != "geometry" else out
+    return out.loc[:, list(PARCEL_COLUMNS)], notes
+
+
+def read_boundary(
+    path: str | Path, *, crs: str | None, working_crs: str, what: str
+) -> tuple[gpd.GeoDataFrame, list[str]]:
+    """Read a boundary layer (territory, town, district, village polygons).
+
+    Parameters
+    ----------
+    path
+        Any vector format GDAL reads, or GeoParquet.
+    crs
+        The CRS to assume when the file carries none (the file's wins otherwise,
+        with a note).
+    working_crs
+        The CRS of the returned geometries.
+    what
+        What the layer is (``"territory"``, ``"town"``...), used in messages.
+
+    Returns
+    -------
+    tuple[geopandas.GeoDataFrame, list[str]]
+        The layer's attribute columns, ``source_row`` (feature number from 1)
+        and ``geometry`` (polygons, repaired, in ``working_crs``), and the
+        notes (repairs, CRS choice).
+
+    Raises
+    ------
+    InputError
+        Missing/empty file, no CRS, a missing/empty geometry, a line or point
+        feature (names the feature), a geometry with nothing polygonal left.
+    """
+    notes: list[str] = []
+    gdf = _read_layer(path)
+    gdf = _set_crs(gdf, path, crs, notes)
+    geoms = _repair_polygons(np.asarray(gdf.geometry.array), path, what, notes)
+    attrs = pd.DataFrame(gdf.drop(columns=gdf.geometry.name))
+    attrs[SOURCE_ROW] = np.arange(1, len(gdf) + 1, dtype="int64")
+    out = gpd.GeoDataFrame(attrs, geometry=gpd.GeoSeries(geoms, crs=gdf.crs, index=attrs.index))
+    out = _to_working(out, path, working_crs)
+    if out.geometry.name != "geometry":
+        out = out.rename_geometry("geometry")
+    return out, notes

@@ -1,0 +1,165 @@
+"""Reader of the NYS Board of Elections voter file (FOIL layout).
+
+Headerless files have 47 fields (or 45 in the older layout, which lacks
+``RAPARTMENTTYPE`` and ``RADDRNONSTD``), every field double-quoted, Latin-1.
+A CSV whose first row holds the field names (``SBOEID`` and ``LASTNAME``) is
+read by name. Only :data:`pipeline.frames.VOTER_COLUMNS` are kept: date of
+birth, voting history, previous address and the rest are dropped at read
+time and never carried.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from pipeline.errors import InputError
+from pipeline.frames import SOURCE_ROW, VOTER_COLUMNS
+from pipeline.io._common import csv_text_frame, read_bytes
+
+#: The 47 fields of the current layout, in file order.
+BOE_FIELDS_47: tuple[str, ...] = (
+    "LASTNAME",
+    "FIRSTNAME",
+    "MIDDLENAME",
+    "NAMESUFFIX",
+    "RADDNUMBER",
+    "RHALFCODE",
+    "RPREDIRECTION",
+    "RSTREETNAME",
+    "RPOSTDIRECTION",
+    "RAPARTMENTTYPE",
+    "RAPARTMENT",
+    "RADDRNONSTD",
+    "RCITY",
+    "RZIP5",
+    "RZIP4",
+    "MAILADD1",
+    "MAILADD2",
+    "MAILADD3",
+    "MAILADD4",
+    "DOB",
+    "GENDER",
+    "ENROLLMENT",
+    "OTHERPARTY",
+    "COUNTYCODE",
+    "ED",
+    "LD",
+    "TOWNCITY",
+    "WARD",
+    "CD",
+    "SD",
+    "AD",
+    "LASTVOTERDATE",
+    "PREVYEARVOTED",
+    "PREVCOUNTY",
+    "PREVADDRESS",
+    "PREVNAME",
+    "COUNTYVRNUMBER",
+    "REGDATE",
+    "VRSOURCE",
+    "IDREQUIRED",
+    "IDMET",
+    "STATUS",
+    "REASONCODE",
+    "INACT_DATE",
+    "PURGE_DATE",
+    "SBOEID",
+    "VOTERHISTORY",
+)
+#: The older 45-field layout.
+BOE_FIELDS_45: tuple[str, ...] = tuple(
+    f for f in BOE_FIELDS_47 if f not in ("RAPARTMENTTYPE", "RADDRNONSTD")
+)
+_OPTIONAL = ("RAPARTMENTTYPE", "RADDRNONSTD")
+_REQUIRED_BY_NAME = ("SBOEID", "LASTNAME", "FIRSTNAME", "STATUS")
+_KEEP = tuple(c for c in VOTER_COLUMNS if c != SOURCE_ROW)
+
+
+def _decode(data: bytes) -> tuple[bytes, str]:
+    """UTF-8 when the bytes are valid UTF-8 (ASCII included), else Latin-1."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data, "latin-1"
+    return data, "utf-8"
+
+
+def read_voters(path: str | Path) -> pd.DataFrame:
+    """Read a voter file into the canonical voter frame.
+
+    Parameters
+    ----------
+    path
+        The BOE file: headerless with 47 (or 45) quoted fields, or a CSV with
+        the BOE field names as header. Latin-1 (UTF-8 is accepted too).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`pipeline.frames.VOTER_COLUMNS` (text, stripped;
+        ``source_row`` = data row from 1). Date of birth and every other field
+        are dropped.
+
+    Raises
+    ------
+    InputError
+        Missing or empty file, a row with another number of fields (row and
+        count named), a header missing a required field, a missing or repeated
+        ``SBOEID``.
+
+    Notes
+    -----
+    Parsed by pyarrow's C++ CSV reader: 150,000 voters take about a second.
+    """
+    data, encoding = _decode(read_bytes(path))
+    head = data[:4096].split(b"\n", 1)[0].upper()
+    has_header = b"SBOEID" in head and b"LASTNAME" in head
+    raw = csv_text_frame(data, path, encoding=encoding, header=has_header)
+    if has_header:
+        raw.columns = [c if c == SOURCE_ROW else str(c).strip().upper() for c in raw.columns]
+        for col in _REQUIRED_BY_NAME:
+            if col not in raw.columns:
+                raise InputError(path, "required column is missing", column=col)
+        for col in _KEEP:
+            if col not in raw.columns:
+                raw[col] = ""
+    else:
+        width = len(raw.columns) - 1
+        if width == 47:
+            names = BOE_FIELDS_47
+        elif width == 45:
+            names = BOE_FIELDS_45
+        else:
+            raise InputError(
+                path,
+                f"{width} fields: a BOE voter file has 47 (or 45 in the older layout)",
+                row=1,
+            )
+        raw.columns = [*names, SOURCE_ROW]
+        for col in _OPTIONAL:
+            if col not in raw.columns:
+                raw[col] = ""
+    out = pd.DataFrame({c: raw[c].astype("str").str.strip() for c in _KEEP}, index=raw.index)
+    out[SOURCE_ROW] = raw[SOURCE_ROW].astype("int64")
+    sboeid = out["SBOEID"]
+    blank = sboeid == ""
+    if blank.any():
+        pos = int(np.flatnonzero(blank.to_numpy())[0])
+        raise InputError(
+            path, "SBOEID is missing", row=int(out[SOURCE_ROW].iloc[pos]), column="SBOEID"
+        )
+    dup = sboeid.duplicated(keep="first")
+    if dup.any():
+        pos = int(np.flatnonzero(dup.to_numpy())[0])
+        value = sboeid.iloc[pos]
+        rows = out.loc[sboeid == value, SOURCE_ROW].tolist()
+        raise InputError(
+            path,
+            f"duplicate SBOEID {value}: rows {', '.join(str(r) for r in rows)}",
+            row=int(out[SOURCE_ROW].iloc[pos]),
+            column="SBOEID",
+        )
+    return out.loc[:, list(VOTER_COLUMNS)].reset_index(drop=True)

@@ -1,0 +1,240 @@
+"""Read every input a config names into :class:`pipeline.model.PetitionInputs`.
+
+The one place where the config's paths become frames. Each reader raises
+:class:`pipeline.errors.InputError` naming file, row, column and problem; this
+module adds the checks that span files (a town whose roll is empty, a missing
+equalization rate for a territory in several towns, a territory that overlaps
+no parcel).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import geopandas as gpd
+import pandas as pd
+
+from pipeline.config import PetitionConfig
+from pipeline.errors import InputError
+from pipeline.geometry import union_territory
+from pipeline.geometry.area import working_crs_for
+from pipeline.io import (
+    read_apportionment_overrides,
+    read_boundary,
+    read_inhabitants,
+    read_match_decisions,
+    read_ownership_overrides,
+    read_pages,
+    read_parcels,
+    read_rates,
+    read_roll,
+    read_signatures,
+    read_voters,
+)
+from pipeline.io._tables import check_signatures_against_pages
+from pipeline.keys import town_of_swis
+from pipeline.law.regimes import regime_for
+from pipeline.model import Designee, PetitionInputs, Town
+from pipeline.valuation import roll_year_for, select_rate
+
+Progress = Callable[[str], None]
+
+
+def _noop(_: str) -> None:
+    return None
+
+
+def choose_working_crs(config: PetitionConfig) -> str:
+    """The projected CRS the run works in: the policy's, else one suited to the place."""
+    if config.policy.working_crs:
+        return config.policy.working_crs
+    lonlat, _ = read_boundary(
+        config.territory.boundary,
+        crs=config.territory.crs,
+        working_crs="EPSG:4326",
+        what="territory",
+    )
+    return working_crs_for(tuple(float(v) for v in lonlat.total_bounds))  # type: ignore[arg-type]
+
+
+def _roll_for_town(
+    config: PetitionConfig, index: int, roll_year: int, notes: list[str]
+) -> pd.DataFrame:
+    town = config.towns[index]
+    roll = read_roll(town.roll, town_swis=town.swis)
+    other = roll["municipality_code"] != town.swis
+    if other.any():
+        first = int(roll.loc[other, "source_row"].iloc[0])
+        code = roll.loc[other, "municipality_code"].iloc[0]
+        raise InputError(
+            town.roll,
+            f"municipality_code {code} is not the town {town.swis} ({town.name}) "
+            f"whose roll this is ({int(other.sum())} rows)",
+            row=first,
+            column="municipality_code",
+        )
+    years = sorted({int(y) for y in roll["roll_year"].unique() if int(y) != 0})
+    if len(years) > 1:
+        keep = roll["roll_year"].isin([roll_year, 0])
+        if not keep.any():
+            raise InputError(
+                town.roll,
+                f"the roll holds years {years} but not {roll_year}, the last completed roll "
+                f"as of {config.petition.filed_on}",
+                column="roll_year",
+            )
+        notes.append(
+            f"{Path(town.roll).name}: {int((~keep).sum())} records of other roll years set "
+            f"aside; roll year {roll_year} used"
+        )
+        roll = roll.loc[keep].reset_index(drop=True)
+    elif years and years[0] != roll_year:
+        notes.append(
+            f"{Path(town.roll).name}: roll year {years[0]} given, but the last completed roll as "
+            f"of {config.petition.filed_on} is {roll_year}"
+        )
+    if roll.empty:
+        raise InputError(town.roll, f"the roll of town {town.swis} holds no record")
+    return roll
+
+
+def load_inputs(config: PetitionConfig, *, progress: Progress = _noop) -> PetitionInputs:
+    """Read and check every input of a petition.
+
+    Raises
+    ------
+    InputError
+        For any bad input, naming the file, the place in it, the column and the
+        problem.
+    """
+    notes: list[str] = []
+    progress("Reading the territory")
+    working_crs = choose_working_crs(config)
+    boundary, repairs = read_boundary(
+        config.territory.boundary,
+        crs=config.territory.crs,
+        working_crs=working_crs,
+        what="territory",
+    )
+    notes.extend(repairs)
+    territory, union_notes = union_territory(boundary.geometry)
+    notes.extend(union_notes)
+    district = None
+    if config.territory.district is not None:
+        d, repairs = read_boundary(
+            config.territory.district,
+            crs=config.territory.crs,
+            working_crs=working_crs,
+            what="district",
+        )
+        notes.extend(repairs)
+        district = d.geometry.union_all()
+
+    rates = read_rates(config.equalization.rates) if config.equalization.rates else None
+    multi_town = len(config.towns) > 1
+
+    towns: list[Town] = []
+    rolls: list[pd.DataFrame] = []
+    parcel_layers: dict[Path, gpd.GeoDataFrame] = {}
+    for i, t in enumerate(config.towns):
+        progress(f"Reading the roll of {t.name}")
+        month, day = (int(x) for x in t.roll_completion.split("-"))
+        roll_year = t.roll_year or roll_year_for(config.petition.filed_on, completion=(month, day))
+        rolls.append(_roll_for_town(config, i, roll_year, notes))
+        rate: float | None
+        if t.equalization_rate is not None:
+            rate, source = t.equalization_rate, "config"
+        elif rates is not None:
+            found = select_rate(rates, swis=t.swis, roll_year=roll_year)
+            rate, source = found, ("rates file" if found is not None else "none")
+        else:
+            rate, source = None, "none"
+        if rate is None and multi_town:
+            raise InputError(
+                config.equalization.rates or config.source,
+                f"no equalization rate for town {t.swis} ({t.name}) in roll year {roll_year}: "
+                "a territory in several towns needs one per town",
+                column="equalization_rate",
+            )
+        town_boundary = None
+        if t.boundary is not None:
+            b, repairs = read_boundary(
+                t.boundary, crs=config.territory.crs, working_crs=working_crs, what=f"town {t.swis}"
+            )
+            notes.extend(repairs)
+            town_boundary = b.geometry.union_all()
+        towns.append(
+            Town(
+                swis=t.swis,
+                name=t.name,
+                roll_year=roll_year,
+                equalization_rate=rate,
+                rate_source=source,
+                county=t.county,
+                boundary=town_boundary,
+            )
+        )
+        if t.parcels not in parcel_layers:
+            progress(f"Reading the parcels of {t.name}")
+            layer, repairs = read_parcels(
+                t.parcels, crs=config.territory.crs, working_crs=working_crs
+            )
+            notes.extend(repairs)
+            parcel_layers[t.parcels] = layer
+
+    roll = pd.concat(rolls, ignore_index=True)
+    town_codes = {t.swis for t in config.towns}
+    layers = []
+    for path, layer in parcel_layers.items():
+        in_towns = layer["swis"].map(town_of_swis).isin(town_codes)
+        if (~in_towns).any():
+            notes.append(
+                f"{path.name}: {int((~in_towns).sum())} polygons of towns not in the petition "
+                "set aside"
+            )
+        layers.append(layer.loc[in_towns])
+    parcels = gpd.GeoDataFrame(pd.concat(layers, ignore_index=True), crs=working_crs)
+    if not parcels.empty and not parcels.intersects(territory).any():
+        raise InputError(
+            config.territory.boundary,
+            "the territory overlaps no parcel of the towns listed (most often a wrong CRS: "
+            f"the territory was read as {config.territory.crs or 'the file CRS'})",
+            feature=1,
+        )
+
+    progress("Reading signatures, voters and inhabitants")
+    pages = signatures = None
+    if config.signers.pages and config.signers.signatures:
+        pages = read_pages(config.signers.pages)
+        signatures = read_signatures(config.signers.signatures)
+        check_signatures_against_pages(signatures, pages, file=config.signers.signatures)
+    voters = read_voters(config.voters.file) if config.voters.file else None
+    inhabitants = read_inhabitants(config.inhabitants.file) if config.inhabitants.file else None
+    o = config.overrides
+    regime = regime_for(config.petition.filed_on, stated=config.petition.regime)
+    return PetitionInputs(
+        name=config.petition.name,
+        filed_on=config.petition.filed_on,
+        bases=tuple(config.petition.bases),
+        regime=regime.name,
+        working_crs=working_crs,
+        territory=territory,
+        towns=tuple(towns),
+        roll=roll,
+        parcels=parcels,
+        rates=rates,
+        pages=pages,
+        signatures=signatures,
+        voters=voters,
+        inhabitants=inhabitants,
+        designees=tuple(Designee(d.name, d.address, d.town) for d in config.designees),
+        apportionment_overrides=read_apportionment_overrides(o.apportionment)
+        if o.apportionment
+        else None,
+        ownership_overrides=read_ownership_overrides(o.ownership) if o.ownership else None,
+        match_decisions=read_match_decisions(o.matches) if o.matches else None,
+        district=district,
+        coterminous_with=config.territory.coterminous_with,
+        notes=notes,
+    )

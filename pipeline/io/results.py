@@ -1,0 +1,154 @@
+"""Writers of results: the atomic output folder, JSON, CSV and the manifest.
+
+Nothing here decides a figure: it only writes what the core computed.
+Outputs are deterministic (fixed column order, ``repr`` floats, sorted rows as
+the core gave them, ``\\n`` line ends), so the same inputs give the same bytes;
+only ``manifest.json`` carries the run's times.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.metadata
+import json
+import os
+import platform
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+#: Leading characters that make a spreadsheet treat a cell as a formula.
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert_text(value: Any) -> Any:
+    """Make a text cell safe from formula injection (prefix ``'``); numbers untouched."""
+    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
+        return "'" + value
+    return value
+
+
+@contextlib.contextmanager
+def atomic_output_dir(final: Path) -> Iterator[Path]:
+    """Yield a temporary folder beside ``final``; move it into place only on success.
+
+    On any exception the temporary folder is removed and ``final`` is left as it
+    was (an earlier run's results stay intact).
+    """
+    final = Path(final)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.partial-", dir=final.parent))
+    try:
+        yield tmp
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    backup: Path | None = None
+    if final.exists():
+        backup = final.parent / f".{final.name}.old-{os.getpid()}"
+        final.rename(backup)
+    tmp.rename(final)
+    if backup is not None:
+        shutil.rmtree(backup, ignore_errors=True)
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write JSON with two-space indents and a final newline (deterministic)."""
+    text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+    path.write_text(text + "\n", encoding="utf-8")
+
+
+def write_csv(path: Path, frame: pd.DataFrame) -> None:
+    """Write a schedule as CSV: UTF-8, ``\\n`` line ends, text cells made inert."""
+    out = frame.copy()
+    for col in out.columns:
+        if not pd.api.types.is_numeric_dtype(out[col]) and not pd.api.types.is_bool_dtype(out[col]):
+            out[col] = out[col].map(inert_text)
+    out.to_csv(path, index=False, lineterminator="\n", encoding="utf-8")
+
+
+def sha256_of(path: Path) -> str:
+    """SHA-256 of a file (or of every file of a folder, in name order)."""
+    h = hashlib.sha256()
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    for file in files:
+        with file.open("rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+    return h.hexdigest()
+
+
+_LIBRARIES = (
+    "village-petition",
+    "numpy",
+    "pandas",
+    "pyarrow",
+    "shapely",
+    "pyproj",
+    "pyogrio",
+    "geopandas",
+    "pydantic",
+    "pandera",
+    "rapidfuzz",
+    "usaddress",
+)
+
+
+def versions() -> dict[str, str]:
+    """Versions of Python, this project and its main libraries (and GEOS/PROJ/GDAL)."""
+    out = {"python": platform.python_version()}
+    for name in _LIBRARIES:
+        try:
+            out[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    with contextlib.suppress(Exception):
+        import shapely
+
+        out["GEOS"] = shapely.geos_version_string
+    with contextlib.suppress(Exception):
+        import pyproj
+
+        out["PROJ"] = pyproj.proj_version_str
+    with contextlib.suppress(Exception):
+        import pyogrio
+
+        out["GDAL"] = pyogrio.__gdal_version_string__
+    return out
+
+
+def build_manifest(
+    *,
+    inputs: Mapping[str, Path],
+    base: Path,
+    config: Mapping[str, Any],
+    regime: str,
+    started: str,
+    finished: str,
+    outputs: Mapping[str, Path],
+) -> dict[str, Any]:
+    """The run's manifest: inputs with SHA-256, resolved config, versions, regime, times."""
+
+    def rel(p: Path) -> str:
+        try:
+            return p.resolve().relative_to(base.resolve()).as_posix()
+        except ValueError:
+            return p.resolve().as_posix()
+
+    return {
+        "regime": regime,
+        "started": started,
+        "finished": finished,
+        "inputs": {
+            key: {"path": rel(p), "sha256": sha256_of(p), "bytes": p.stat().st_size}
+            for key, p in sorted(inputs.items())
+        },
+        "outputs": {name: sha256_of(p) for name, p in sorted(outputs.items())},
+        "config": dict(config),
+        "versions": versions(),
+    }

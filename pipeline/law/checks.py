@@ -1,0 +1,618 @@
+"""The sufficiency checks of §§ 2-200 and 2-202 as pure functions.
+
+Each check takes frames or figures computed elsewhere and returns the part of
+``summary.json`` it owns together with the deficiencies it finds::
+
+    part, deficiencies = area_check(4.2, regime=regime, ...)
+
+Nothing here reads a file or prints. Every deficiency names its paragraph
+(:data:`pipeline.law.deficiency.PARAGRAPHS`). :func:`sufficiency` gives the
+verdict from the assembled summary.
+
+Conventions (hand-checked in ``tests/test_checks.py``):
+
+* area: passes when ``square_miles <= limit`` (exactly 5.0 passes), or when a
+  coterminous exception is claimed and, if a district polygon was given, the
+  symmetric difference is within the tolerance;
+* population: distinct persons placed inside ``>= minimum`` (500 before 2024,
+  1,500 from 2024);
+* designees: one to three, each with a first and a last name and an address,
+  and more than half of them residing in the territory;
+* witness count: the lines of each page equal the number the witness swore to.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pipeline.frames import PARCEL_KEY
+from pipeline.keys import is_village_swis
+from pipeline.law.deficiency import Deficiency, deficiency_for
+from pipeline.law.regimes import Regime
+from pipeline.people.names import normalize_name, split_name_suffix
+
+__all__ = [
+    "ANONYMISED_NAME",
+    "area_check",
+    "basis_check",
+    "designees_check",
+    "existing_village_check",
+    "inhabitant_schedule",
+    "line_checks",
+    "population_check",
+    "sufficiency",
+    "witness_count_check",
+]
+
+#: How many places a deficiency's ``where`` lists before "and k more".
+WHERE_LIMIT = 25
+
+#: Names that stand for a person without naming them (a minor on the list of
+#: inhabitants): ``"Minor"``, ``"Minor child 1"``, ``"(minor)"``, ``"Child of J. Smith"``,
+#: ``"Infant"``. Matched on the normalised name.
+ANONYMISED_NAME = re.compile(r"\bMINOR\b|^CHILD\b|^INFANT\b")
+
+
+def _where(items: Sequence[str], limit: int = WHERE_LIMIT) -> str:
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def _text(values: pd.Series) -> pd.Series:
+    return values.astype("object").where(values.notna(), "").astype(str).str.strip()
+
+
+# --------------------------------------------------------------------------- basis
+
+
+def basis_check(
+    bases: Collection[str], *, regime: Regime
+) -> tuple[dict[str, Any], list[Deficiency]]:
+    """Whether the bases alleged are allowed by the regime (§ 2-202.1.a, b(1)).
+
+    Parameters
+    ----------
+    bases
+        The bases the petition alleges (``"owners"``, ``"residents"``).
+    regime
+        The rule set; ``owner_basis_allowed`` is false from 2024.
+
+    Returns
+    -------
+    part : dict
+        ``{"bases": [...], "allowed": bool}``.
+    deficiencies : list of dict
+        ``owner_basis_not_allowed`` when ``"owners"`` is alleged under a regime
+        that removed the owner route.
+    """
+    alleged = sorted({b.strip().lower() for b in bases})
+    defs: list[Deficiency] = []
+    if "owners" in alleged and not regime.owner_basis_allowed:
+        defs.append(
+            deficiency_for(
+                "owner_basis_not_allowed",
+                f"the petition alleges the owners basis, which regime {regime.name!r} "
+                "does not allow (the owner-valuation route was removed with effect "
+                "from 1 January 2024)",
+            )
+        )
+    return {"bases": alleged, "allowed": not defs}, defs
+
+
+# --------------------------------------------------------------------------- area
+
+
+def area_check(
+    square_miles: float,
+    *,
+    regime: Regime,
+    coterminous_with: str | None,
+    district_symmetric_difference_share: float | None,
+    tolerance: float,
+) -> tuple[dict[str, Any], list[Deficiency]]:
+    """The area requirement of § 2-200: at most 5 square miles, or coterminous.
+
+    Parameters
+    ----------
+    square_miles
+        Area of the territory on the ellipsoid.
+    regime
+        The rule set (``area_limit_sq_mi``, 5.0).
+    coterminous_with
+        The district (or town) the petition says the boundaries are coterminous
+        with, or ``None`` when no exception is claimed.
+    district_symmetric_difference_share
+        Area of the symmetric difference between the territory and the given
+        district polygon, as a share of the territory's area; ``None`` when no
+        district polygon was given.
+    tolerance
+        Largest share that still supports the claim (digitising noise).
+
+    Returns
+    -------
+    part : dict
+        ``{"square_miles", "limit", "exception", "passes"}``; ``exception`` is
+        ``None`` or ``{"coterminous_with", "symmetric_difference_share",
+        "supported"}``.
+    deficiencies : list of dict
+        ``area_exceeds_limit`` when the test fails;
+        ``coterminous_claim_not_supported`` when a district polygon contradicts
+        the claim (even if the area is within the limit: the petition would
+        state a wrong "manner in which the area requirements are satisfied",
+        § 2-202.1.b(4)).
+
+    Notes
+    -----
+    ``supported = share <= tolerance`` (``True`` when no polygon was given:
+    the claim cannot be checked and is taken as stated).
+    ``passes = square_miles <= limit or (claimed and supported)``.
+    """
+    limit = float(regime.area_limit_sq_mi)
+    within = square_miles <= limit
+    exception: dict[str, Any] | None = None
+    supported = False
+    defs: list[Deficiency] = []
+    if coterminous_with:
+        share = district_symmetric_difference_share
+        supported = share is None or share <= tolerance
+        exception = {
+            "coterminous_with": coterminous_with,
+            "symmetric_difference_share": None if share is None else float(share),
+            "supported": bool(supported),
+        }
+        if not supported:
+            defs.append(
+                deficiency_for(
+                    "coterminous_claim_not_supported",
+                    f"the territory is said to be coterminous with {coterminous_with}, but "
+                    f"the symmetric difference with the district polygon is "
+                    f"{100 * float(share or 0):.3f} % of the territory's area "
+                    f"(tolerance {100 * tolerance:.3f} %)",
+                )
+            )
+    passes = within or (exception is not None and supported)
+    if not passes:
+        defs.append(
+            deficiency_for(
+                "area_exceeds_limit",
+                f"the territory covers {square_miles:.4f} square miles, more than the "
+                f"{limit:g} allowed without a (supported) coterminous-district exception",
+            )
+        )
+    part = {
+        "square_miles": float(square_miles),
+        "limit": limit,
+        "exception": exception,
+        "passes": bool(passes),
+    }
+    return part, defs
+
+
+# --------------------------------------------------------------------------- villages
+
+
+def existing_village_check(
+    schedule_swis: pd.Series,
+    *,
+    village_overlap_sq_mi: float | None,
+) -> tuple[dict[str, Any], list[Deficiency]]:
+    """The territory may not include part of an existing village (§ 2-200).
+
+    Parameters
+    ----------
+    schedule_swis
+        ``swis_code`` of the roll records in the territory with a fraction
+        greater than 0.
+    village_overlap_sq_mi
+        Area of the overlap with given village polygons, or ``None`` when none
+        were given.
+
+    Returns
+    -------
+    part : dict
+        ``{"includes_existing_village": bool, "village_swis": [codes],
+        "village_overlap_sq_mi": x or None}``.
+    deficiencies : list of dict
+        ``includes_existing_village`` listing the village SWIS codes and the
+        overlap.
+
+    Raises
+    ------
+    ValueError
+        When a SWIS code is not 6 digits (the readers validate them first).
+    """
+    codes = sorted({str(s).strip() for s in schedule_swis.dropna()})
+    villages = [c for c in codes if c and is_village_swis(c)]
+    overlap = None if village_overlap_sq_mi is None else float(village_overlap_sq_mi)
+    includes = bool(villages) or (overlap is not None and overlap > 0)
+    defs: list[Deficiency] = []
+    if includes:
+        bits = []
+        if villages:
+            n = int(schedule_swis.astype(str).str.strip().isin(villages).sum())
+            bits.append(f"{n} roll record(s) with village SWIS code(s) {', '.join(villages)}")
+        if overlap is not None and overlap > 0:
+            bits.append(f"an overlap of {overlap:.6f} square miles with a village polygon")
+        defs.append(
+            deficiency_for(
+                "includes_existing_village",
+                "the territory includes part of an existing village: " + "; ".join(bits),
+                where=", ".join(villages),
+            )
+        )
+    part = {
+        "includes_existing_village": includes,
+        "village_swis": villages,
+        "village_overlap_sq_mi": overlap,
+    }
+    return part, defs
+
+
+# --------------------------------------------------------------------------- population
+
+
+def inhabitant_schedule(inhabitants: pd.DataFrame, placement: pd.DataFrame) -> pd.DataFrame:
+    """The list of regular inhabitants (§ 2-202.1.c(2)), each entry classified.
+
+    Parameters
+    ----------
+    inhabitants
+        Columns ``name``, ``address``, ``town`` (and ``source_row``).
+    placement
+        :func:`pipeline.people.placement.place_addresses` of the entries'
+        addresses, on the same index.
+
+    Returns
+    -------
+    pandas.DataFrame
+        On the inhabitants' index: ``name``, ``address``, ``name_norm``,
+        ``address_norm``, ``anonymised`` (bool), ``parcel_key``, ``fraction``,
+        ``status`` (``inside``, ``outside``, ``duplicate``, ``unplaced``,
+        ``no_name``) and ``reason`` (why unplaced).
+
+    Notes
+    -----
+    A person is identified by normalised name + normalised address; the second
+    and later entries of one person are ``duplicate`` (whatever their
+    placement). Anonymised minors (``"Minor"``, ``"Minor child 1"``,
+    ``"(minor)"``, ``"Child of J. Smith"``) are persons like any other entry and
+    are identified the same way, by their label and address: ``"Minor child 1"``
+    and ``"Minor child 2"`` at one address are two children, while the same
+    label twice at one address is one child listed twice (number the labels to
+    list several children).
+    """
+    name_norm = _text(inhabitants["name"]).map(normalize_name).astype(str)
+    addr_norm = placement["address_norm"].reindex(inhabitants.index).fillna("").astype(str)
+    placed = placement["placed"].reindex(inhabitants.index).fillna(False).astype(bool)
+    inside = placement["inside"].reindex(inhabitants.index).fillna(False).astype(bool)
+    no_name = name_norm == ""
+    dup = ~no_name & pd.DataFrame({"n": name_norm, "a": addr_norm}).duplicated(keep="first")
+    status = np.select(
+        [no_name, dup, ~placed, inside],
+        ["no_name", "duplicate", "unplaced", "inside"],
+        default="outside",
+    )
+    return pd.DataFrame(
+        {
+            "name": _text(inhabitants["name"]),
+            "address": _text(inhabitants["address"]),
+            "name_norm": name_norm,
+            "address_norm": addr_norm,
+            "anonymised": name_norm.str.contains(ANONYMISED_NAME).astype(bool),
+            PARCEL_KEY: placement[PARCEL_KEY].reindex(inhabitants.index).fillna("").astype(str),
+            "fraction": placement["fraction"].reindex(inhabitants.index).astype("float64"),
+            "status": pd.Series(status, index=inhabitants.index, dtype=str),
+            "reason": placement["reason"].reindex(inhabitants.index).fillna("").astype(str),
+        },
+        index=inhabitants.index,
+    )
+
+
+def population_check(
+    inhabitants: pd.DataFrame,
+    placement: pd.DataFrame,
+    *,
+    regime: Regime,
+) -> tuple[dict[str, Any], list[Deficiency]]:
+    """At least the regime's minimum of regular inhabitants (§ 2-200, § 2-202.1.b(3)).
+
+    Parameters
+    ----------
+    inhabitants
+        The list of regular inhabitants: ``name``, ``address``, ``town``.
+    placement
+        Placement of their addresses, on the same index.
+    regime
+        The rule set (``minimum_population``: 500 before 2024, 1,500 from 2024).
+
+    Returns
+    -------
+    part : dict
+        ``{"regular_inhabitants", "minimum", "passes", "outside", "duplicates",
+        "unplaced", "without_name", "anonymised"}``.
+    deficiencies : list of dict
+        ``population_below_minimum``; ``inhabitants_unplaced`` when entries
+        cannot be placed (they are listed for review, not guessed).
+
+    Notes
+    -----
+    ``regular_inhabitants`` = number of distinct persons (normalised name +
+    address, see :func:`inhabitant_schedule`) placed inside the territory;
+    ``passes = regular_inhabitants >= minimum``.
+    """
+    sched = inhabitant_schedule(inhabitants, placement)
+    counts = sched["status"].value_counts()
+
+    def n(s: str) -> int:
+        return int(counts.get(s, 0))
+
+    inside = n("inside")
+    minimum = int(regime.minimum_population)
+    passes = inside >= minimum
+    defs: list[Deficiency] = []
+    if not passes:
+        defs.append(
+            deficiency_for(
+                "population_below_minimum",
+                f"{inside} regular inhabitant(s) placed in the territory, fewer than "
+                f"the {minimum} required",
+            )
+        )
+    unplaced = sched.loc[sched["status"] == "unplaced"]
+    if len(unplaced):
+        rows = (
+            inhabitants.loc[unplaced.index, "source_row"].astype(str).tolist()
+            if "source_row" in inhabitants.columns
+            else [str(i) for i in unplaced.index]
+        )
+        defs.append(
+            deficiency_for(
+                "inhabitants_unplaced",
+                f"{len(unplaced)} entr(y/ies) of the list of inhabitants could not be "
+                "placed on a parcel by address (no or several parcels with that address)",
+                where="inhabitants rows " + _where(rows),
+            )
+        )
+    part = {
+        "regular_inhabitants": inside,
+        "minimum": minimum,
+        "passes": bool(passes),
+        "outside": n("outside"),
+        "duplicates": n("duplicate"),
+        "unplaced": n("unplaced"),
+        "without_name": n("no_name"),
+        "anonymised": int((sched["anonymised"] & (sched["status"] == "inside")).sum()),
+    }
+    return part, defs
+
+
+# --------------------------------------------------------------------------- designees
+
+
+def designees_check(
+    designees: Sequence[Mapping[str, Any]],
+    placement: pd.DataFrame,
+) -> tuple[dict[str, Any], list[Deficiency]]:
+    """One to three designees with full names and addresses, a majority inside (§ 2-202.1.b(5)).
+
+    Parameters
+    ----------
+    designees
+        Each with ``name``, ``address``, ``town``.
+    placement
+        Placement of the designees' addresses, indexed ``0..n-1`` in the order
+        of ``designees``.
+
+    Returns
+    -------
+    part : dict
+        ``{"count", "residing_in_territory", "passes", "problems"}``.
+    deficiencies : list of dict
+        One ``designees_invalid`` listing every problem.
+
+    Notes
+    -----
+    A full name has at least a first and a last name (two words once a
+    generational suffix is set aside). Majority: ``2 × residing > count``, so 2
+    of 3 and 1 of 1 pass, 1 of 2 fails. A designee whose address cannot be
+    placed does not count as residing.
+    """
+    count = len(designees)
+    problems: list[str] = []
+    if count < 1:
+        problems.append("no designee (at least one is required)")
+    if count > 3:
+        problems.append(f"{count} designees (no more than three allowed)")
+    residing = 0
+    for i, d in enumerate(designees):
+        name = str(d.get("name") or "").strip()
+        address = str(d.get("address") or "").strip()
+        label = name or f"designee {i + 1}"
+        base, _ = split_name_suffix(normalize_name(name))
+        if len(base.split()) < 2:
+            problems.append(f"{label}: a full name (first and last) is required")
+        if not address:
+            problems.append(f"{label}: no address")
+        if i in placement.index and bool(placement.at[i, "inside"]):
+            residing += 1
+    if count and not 2 * residing > count:
+        problems.append(
+            f"{residing} of {count} designee(s) reside in the territory; a majority is required"
+        )
+    passes = not problems
+    defs = (
+        []
+        if passes
+        else [deficiency_for("designees_invalid", "; ".join(problems), where="designees")]
+    )
+    part = {
+        "count": count,
+        "residing_in_territory": residing,
+        "passes": passes,
+        "problems": problems,
+    }
+    return part, defs
+
+
+# --------------------------------------------------------------------------- pages and lines
+
+
+def witness_count_check(
+    pages: pd.DataFrame, signatures: pd.DataFrame
+) -> tuple[dict[str, Any], list[Deficiency]]:
+    """Each page's lines against the number its witness swore to (§ 2-202.1.e(4)).
+
+    Parameters
+    ----------
+    pages
+        ``page``, ``stated_signature_count``.
+    signatures
+        ``page``, ``line``.
+
+    Returns
+    -------
+    part : dict
+        ``{"pages": [{"page", "stated", "lines", "matches"}], "mismatched_pages": [...]}``.
+    deficiencies : list of dict
+        One ``witness_count_mismatch`` per page whose line count differs from
+        the stated count, and per page of signatures that has no page record
+        (no witness affidavit), with ``where = "page N"``.
+    """
+    lines = signatures["page"].astype("int64").value_counts()
+    rows: list[dict[str, Any]] = []
+    defs: list[Deficiency] = []
+    known: set[int] = set()
+    for page, stated in zip(
+        pages["page"].astype("int64"), pages["stated_signature_count"], strict=True
+    ):
+        p = int(page)
+        known.add(p)
+        n = int(lines.get(p, 0))
+        st = None if pd.isna(stated) else int(stated)
+        ok = st == n
+        rows.append({"page": p, "stated": st, "lines": n, "matches": ok})
+        if not ok:
+            said = "states no number" if st is None else f"states {st} signature(s)"
+            defs.append(
+                deficiency_for(
+                    "witness_count_mismatch",
+                    f"page {p}: the witness affidavit {said} but the page holds {n}",
+                    where=f"page {p}",
+                )
+            )
+    for p in sorted(int(x) for x in lines.index if int(x) not in known):
+        n = int(lines[p])
+        rows.append({"page": p, "stated": None, "lines": n, "matches": False})
+        defs.append(
+            deficiency_for(
+                "witness_count_mismatch",
+                f"page {p}: {n} signature line(s) but no page record (no witness affidavit)",
+                where=f"page {p}",
+            )
+        )
+    rows.sort(key=lambda r: r["page"])
+    part = {
+        "pages": rows,
+        "mismatched_pages": [r["page"] for r in rows if not r["matches"]],
+    }
+    return part, defs
+
+
+def line_checks(
+    signatures: pd.DataFrame, pages: pd.DataFrame
+) -> tuple[dict[str, Any], list[Deficiency]]:
+    """What must follow each signature (§ 2-202.1.e(3)).
+
+    Parameters
+    ----------
+    signatures
+        ``page``, ``line``, ``address``, ``credited_assessed_value``.
+    pages
+        ``page``, ``basis``.
+
+    Returns
+    -------
+    part : dict
+        ``{"lines", "without_address", "owner_lines_without_value"}``.
+    deficiencies : list of dict
+        ``line_without_address`` (every line without its signer's address) and
+        ``owner_page_without_value`` (owner-page lines without the credited
+        assessed valuation), each listing ``page:line``.
+    """
+    where = (
+        signatures["page"].astype("int64").astype(str)
+        + ":"
+        + signatures["line"].astype("int64").astype(str)
+    )
+    no_addr = _text(signatures["address"]) == ""
+    owner_pages = set(pages.loc[_text(pages["basis"]).str.lower() == "owners", "page"])
+    on_owner = signatures["page"].isin(owner_pages)
+    value = pd.to_numeric(signatures["credited_assessed_value"], errors="coerce")
+    no_value = on_owner & value.isna()
+    defs: list[Deficiency] = []
+    if no_addr.any():
+        defs.append(
+            deficiency_for(
+                "line_without_address",
+                f"{int(no_addr.sum())} signature line(s) without the signer's address",
+                where="lines " + _where(where[no_addr].tolist()),
+            )
+        )
+    if no_value.any():
+        defs.append(
+            deficiency_for(
+                "owner_page_without_value",
+                f"{int(no_value.sum())} owner-page line(s) without the assessed valuation "
+                "credited to the signer",
+                where="lines " + _where(where[no_value].tolist()),
+            )
+        )
+    part = {
+        "lines": len(signatures),
+        "without_address": int(no_addr.sum()),
+        "owner_lines_without_value": int(no_value.sum()),
+    }
+    return part, defs
+
+
+# --------------------------------------------------------------------------- verdict
+
+
+def sufficiency(summary: Mapping[str, Any]) -> bool:
+    """The verdict: every alleged basis passes and no deficiency remains.
+
+    Parameters
+    ----------
+    summary
+        The assembled ``summary.json`` object.
+
+    Returns
+    -------
+    bool
+        ``True`` only when at least one basis test applies, every test that
+        applies has ``passes`` true, the ``population``, ``area`` and
+        ``designees`` parts present have ``passes`` true, the territory does
+        not include an existing village, and ``deficiencies`` is empty.
+    """
+    if summary.get("deficiencies"):
+        return False
+    applied = 0
+    for key in ("owner_test", "resident_test"):
+        part = summary.get(key)
+        if isinstance(part, Mapping) and part.get("applies"):
+            applied += 1
+            if part.get("passes") is not True:
+                return False
+    if applied == 0:
+        return False
+    for key in ("population", "area", "designees"):
+        part = summary.get(key)
+        if isinstance(part, Mapping) and part.get("passes") is not True:
+            return False
+    territory = summary.get("territory")
+    return not (isinstance(territory, Mapping) and territory.get("includes_existing_village"))

@@ -1,0 +1,91 @@
+"""The rule sets of the law, keyed by regime name (rules.md § 8).
+
+The pipeline implements § 2-202 as in the seed text ("2-202-pre-2024"). The
+amendment of Article 2 effective 1 January 2024 removed the owner-valuation
+route and raised the population minimum to 1,500 ("2024"). A regime is chosen
+by the filing date or stated in the config; outputs always name it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from types import MappingProxyType
+from typing import Final
+
+from pipeline.errors import InputError
+
+__all__ = ["AMENDMENT_EFFECTIVE", "REGIMES", "Regime", "regime_for"]
+
+
+@dataclass(frozen=True)
+class Regime:
+    """One rule set.
+
+    Parameters
+    ----------
+    name
+        The regime's key in :data:`REGIMES`, printed on every output.
+    owner_basis_allowed
+        Whether a petition may be signed by owners of more than
+        ``owner_percent`` of the assessed valuation (§ 2-202.1.a(2)).
+    minimum_population
+        Minimum number of regular inhabitants (§ 2-200).
+    resident_percent
+        Minimum percent of qualified voters for a resident petition
+        (§ 2-202.1.a(1)); passes at *at least* this value.
+    owner_percent
+        Owner petition: passes at *more than* this percent.
+    area_limit_sq_mi
+        Area limit without the coterminous exception (§ 2-200).
+    """
+
+    name: str
+    owner_basis_allowed: bool
+    minimum_population: int
+    resident_percent: float = 20.0
+    owner_percent: float = 50.0
+    area_limit_sq_mi: float = 5.0
+
+
+#: The day the amendment of Article 2 took effect.
+AMENDMENT_EFFECTIVE: Final = date(2024, 1, 1)
+
+REGIMES: MappingProxyType[str, Regime] = MappingProxyType(
+    {
+        "2-202-pre-2024": Regime(
+            name="2-202-pre-2024", owner_basis_allowed=True, minimum_population=500
+        ),
+        "2024": Regime(name="2024", owner_basis_allowed=False, minimum_population=1500),
+    }
+)
+
+
+def regime_for(filed_on: date, stated: str = "auto") -> Regime:
+    """The regime that applies to a petition.
+
+    Parameters
+    ----------
+    filed_on
+        The filing date.
+    stated
+        ``"auto"`` (by date) or a key of :data:`REGIMES` (config
+        ``[petition] regime``).
+
+    Returns
+    -------
+    Regime
+        ``"2-202-pre-2024"`` for a filing before 2024-01-01, else ``"2024"``,
+        unless a regime is stated.
+
+    Raises
+    ------
+    InputError
+        When ``stated`` names no known regime.
+    """
+    if stated == "auto":
+        return REGIMES["2-202-pre-2024" if filed_on < AMENDMENT_EFFECTIVE else "2024"]
+    if stated not in REGIMES:
+        known = ", ".join(["auto", *REGIMES])
+        raise InputError(None, f"unknown regime {stated!r} (known: {known})", column="regime")
+    return REGIMES[stated]

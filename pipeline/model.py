@@ -1,0 +1,66 @@
+"""The loaded petition: every input as a canonical frame, in one working CRS.
+
+:class:`PetitionInputs` is what the readers hand to the core
+(:func:`pipeline.evaluate.evaluate`); it holds no file handle and no path the
+core would open.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+import geopandas as gpd
+import pandas as pd
+from shapely.geometry.base import BaseGeometry
+
+
+@dataclass(frozen=True)
+class Town:
+    """One town the territory touches, with its roll and equalization rate."""
+
+    swis: str
+    name: str
+    roll_year: int
+    #: The rate (percent) for the roll year used; ``None`` when none was given.
+    equalization_rate: float | None
+    #: Where the rate came from: ``"config"``, ``"rates file"`` or ``"none"``.
+    rate_source: str
+    county: str | None = None
+    boundary: BaseGeometry | None = None
+
+
+@dataclass(frozen=True)
+class Designee:
+    name: str
+    address: str
+    town: str
+
+
+@dataclass
+class PetitionInputs:
+    """Every input of one petition, read and checked (see :mod:`pipeline.frames`)."""
+
+    name: str
+    filed_on: dt.date
+    bases: tuple[str, ...]
+    regime: str
+    working_crs: str
+    territory: BaseGeometry
+    towns: tuple[Town, ...]
+    roll: pd.DataFrame
+    parcels: gpd.GeoDataFrame
+    rates: pd.DataFrame | None = None
+    pages: pd.DataFrame | None = None
+    signatures: pd.DataFrame | None = None
+    voters: pd.DataFrame | None = None
+    inhabitants: pd.DataFrame | None = None
+    designees: tuple[Designee, ...] = ()
+    apportionment_overrides: pd.DataFrame | None = None
+    ownership_overrides: pd.DataFrame | None = None
+    match_decisions: pd.DataFrame | None = None
+    district: BaseGeometry | None = None
+    coterminous_with: str | None = None
+    villages: BaseGeometry | None = None
+    #: Messages of the readers: repaired geometries, reprojections, warnings.
+    notes: list[str] = field(default_factory=list)

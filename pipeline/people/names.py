@@ -1,0 +1,403 @@
+"""Normalisation of names and addresses for matching signers to owners and voters.
+
+The keys built here are deliberately simple and deterministic: two spellings
+that any clerk would call "the same" give the same key, nothing more. The
+fuzzy matcher (a later issue) builds on these keys; it does not replace them.
+
+* Names: upper case, punctuation dropped (``"L.L.C."`` -> ``"LLC"``,
+  ``"O'Brien"`` -> ``"OBRIEN"``), ``&`` read as ``AND``, a leading ``THE``
+  dropped, common entity designators spelled one way (``INCORPORATED`` ->
+  ``INC``), generational suffixes spelled one way (``JR.`` -> ``JR``,
+  ``2ND`` -> ``II``), spaces collapsed.
+* Addresses: upper case, punctuation dropped, USPS Publication 28 abbreviations
+  for the street type (``STREET`` -> ``ST``) and for directions
+  (``NORTH`` -> ``N``), ordinal street names as numbers (``FIRST`` -> ``1ST``),
+  unit designators (``APT 3``, ``# 3``) dropped.
+
+All functions are pure and cached (the same spellings repeat many times in a
+roll).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import pandas as pd
+
+__all__ = [
+    "DIRECTIONS",
+    "NAME_SUFFIXES",
+    "STREET_TYPES",
+    "normalize_address",
+    "normalize_address_text",
+    "normalize_name",
+    "normalize_names",
+    "split_name_suffix",
+]
+
+#: Generational suffixes and their one spelling.
+NAME_SUFFIXES: dict[str, str] = {
+    "JR": "JR",
+    "JUNIOR": "JR",
+    "SR": "SR",
+    "SENIOR": "SR",
+    "II": "II",
+    "2ND": "II",
+    "III": "III",
+    "3RD": "III",
+    "IV": "IV",
+    "4TH": "IV",
+    "V": "V",
+}
+
+#: Entity designators spelled one way.
+_ENTITY_WORDS: dict[str, str] = {
+    "INCORPORATED": "INC",
+    "CORPORATION": "CORP",
+    "COMPANY": "CO",
+    "LIMITED": "LTD",
+    "ASSOCIATION": "ASSN",
+    "ASSOCIATES": "ASSOC",
+    "BROTHERS": "BROS",
+}
+
+#: USPS Publication 28, C1: street suffixes (common forms) -> standard abbreviation.
+STREET_TYPES: dict[str, str] = {
+    "ALLEY": "ALY",
+    "ALY": "ALY",
+    "AVENUE": "AVE",
+    "AVE": "AVE",
+    "AV": "AVE",
+    "AVEN": "AVE",
+    "AVNUE": "AVE",
+    "BOULEVARD": "BLVD",
+    "BLVD": "BLVD",
+    "BOUL": "BLVD",
+    "CIRCLE": "CIR",
+    "CIR": "CIR",
+    "CIRC": "CIR",
+    "COURT": "CT",
+    "CT": "CT",
+    "CRT": "CT",
+    "COVE": "CV",
+    "CV": "CV",
+    "CRESCENT": "CRES",
+    "CRES": "CRES",
+    "DRIVE": "DR",
+    "DR": "DR",
+    "DRV": "DR",
+    "EXTENSION": "EXT",
+    "EXT": "EXT",
+    "EXPRESSWAY": "EXPY",
+    "EXPY": "EXPY",
+    "HEIGHTS": "HTS",
+    "HTS": "HTS",
+    "HIGHWAY": "HWY",
+    "HWY": "HWY",
+    "HILL": "HL",
+    "HL": "HL",
+    "HOLLOW": "HOLW",
+    "HOLW": "HOLW",
+    "LANE": "LN",
+    "LN": "LN",
+    "LOOP": "LOOP",
+    "PARKWAY": "PKWY",
+    "PKWY": "PKWY",
+    "PKY": "PKWY",
+    "PLACE": "PL",
+    "PL": "PL",
+    "PLAZA": "PLZ",
+    "PLZ": "PLZ",
+    "POINT": "PT",
+    "PT": "PT",
+    "RIDGE": "RDG",
+    "RDG": "RDG",
+    "ROAD": "RD",
+    "RD": "RD",
+    "ROUTE": "RTE",
+    "RTE": "RTE",
+    "RT": "RTE",
+    "SQUARE": "SQ",
+    "SQ": "SQ",
+    "STREET": "ST",
+    "STR": "ST",
+    "ST": "ST",
+    "TERRACE": "TER",
+    "TER": "TER",
+    "TERR": "TER",
+    "TRAIL": "TRL",
+    "TRL": "TRL",
+    "TURNPIKE": "TPKE",
+    "TPKE": "TPKE",
+    "TPK": "TPKE",
+    "WAY": "WAY",
+    "WY": "WAY",
+}
+
+#: USPS directionals.
+DIRECTIONS: dict[str, str] = {
+    "NORTH": "N",
+    "N": "N",
+    "SOUTH": "S",
+    "S": "S",
+    "EAST": "E",
+    "E": "E",
+    "WEST": "W",
+    "W": "W",
+    "NORTHEAST": "NE",
+    "NE": "NE",
+    "NORTHWEST": "NW",
+    "NW": "NW",
+    "SOUTHEAST": "SE",
+    "SE": "SE",
+    "SOUTHWEST": "SW",
+    "SW": "SW",
+}
+
+#: Spelled-out ordinals used as street names.
+_ORDINALS: dict[str, str] = {
+    "FIRST": "1ST",
+    "SECOND": "2ND",
+    "THIRD": "3RD",
+    "FOURTH": "4TH",
+    "FIFTH": "5TH",
+    "SIXTH": "6TH",
+    "SEVENTH": "7TH",
+    "EIGHTH": "8TH",
+    "NINTH": "9TH",
+    "TENTH": "10TH",
+}
+
+#: Road types written before a number ("Route 9").
+_NUMBERED_ROADS = frozenset({"ROUTE", "RTE", "RT", "HIGHWAY", "HWY"})
+
+#: Words that start a unit designator; it and everything after it are dropped.
+_UNIT_WORDS = frozenset({"APT", "APARTMENT", "UNIT", "STE", "SUITE", "FL", "FLOOR", "RM", "ROOM"})
+
+_SPACES = re.compile(r"\s+")
+_DROP = re.compile(r"[.'`’]")  # vanish without a space: L.L.C. -> LLC, O'Brien -> OBRIEN
+_SEPARATORS = re.compile(r"[^0-9A-Z/#\s]")  # every other mark becomes a space
+
+
+def _clean(s: object) -> str:
+    if s is None or not isinstance(s, str):
+        return "" if s is None or s != s else str(s).strip().upper()  # NaN != NaN
+    text = s.upper().replace("&", " AND ")
+    text = _DROP.sub("", text)
+    text = _SEPARATORS.sub(" ", text)
+    return _SPACES.sub(" ", text).strip()
+
+
+_LETTERS = "0-9A-ZÀ-ſ"  # literal Latin-1/Latin Extended-A letters: same in Python re and RE2
+
+#: The rules of :func:`normalize_name`, applied in order to the upper-cased name.
+#: Written in the common subset of Python ``re`` and RE2 (pyarrow), so that the
+#: scalar and the vectorised forms give the same keys.
+_NAME_RULES: tuple[tuple[str, str], ...] = (
+    ("&", " AND "),
+    ("[.'`’]", ""),
+    (f"[^{_LETTERS}]+", " "),
+    ("^ +| +$", ""),
+    (" L L C$", " LLC"),
+    (" P L L C$", " PLLC"),
+    (" L L P$", " LLP"),
+    (" L P$", " LP"),
+    (" P C$", " PC"),
+    ("^THE ", ""),
+    # words after the first, whole words only (no "\\b": RE2 reads it as ASCII-only)
+    *((f" {word}( |$)", f" {short}\\1") for word, short in NAME_SUFFIXES.items() if word != short),
+    *((f" {word}( |$)", f" {short}\\1") for word, short in _ENTITY_WORDS.items()),
+)
+_N_GENERAL_RULES = 4  # the rules every name needs; the others are rare
+_RARE_TRIGGER = "|".join(
+    "(?:" + p.replace("( |$)", "(?: |$)") + ")" for p, _ in _NAME_RULES[_N_GENERAL_RULES:]
+)
+_NAME_RULES_RE = tuple((re.compile(p), r) for p, r in _NAME_RULES)
+
+
+@lru_cache(maxsize=1_000_000)
+def _normalize_name_cached(s: str) -> str:
+    text = s.upper()
+    for pattern, repl in _NAME_RULES_RE:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def normalize_name(s: str | None) -> str:
+    """Normalise a person's or an entity's name into a matching key.
+
+    Parameters
+    ----------
+    s
+        The name as written (``None`` or NaN give ``""``).
+
+    Returns
+    -------
+    str
+        Upper case, punctuation dropped, spaces collapsed; a leading ``THE``
+        dropped; ``&`` -> ``AND``; a trailing ``L.L.C.``/``L L C`` ->
+        ``LLC``; entity designators and generational suffixes spelled one
+        way (after the first word). The suffix is kept in the key (a father
+        and a son are different owners); use :func:`split_name_suffix` to
+        separate it.
+
+    Examples
+    --------
+    >>> normalize_name("The Example Holdings, L.L.C.")
+    'EXAMPLE HOLDINGS LLC'
+    >>> normalize_name("John A. Smith, Jr.")
+    'JOHN A SMITH JR'
+    """
+    if not isinstance(s, str):
+        return "" if s is None or s != s else _normalize_name_cached(str(s))
+    return _normalize_name_cached(s)
+
+
+def normalize_names(names: pd.Series) -> pd.Series:
+    """Vectorised :func:`normalize_name` (pyarrow regular expressions).
+
+    Parameters
+    ----------
+    names
+        Names as written; missing values give ``""``.
+
+    Returns
+    -------
+    pandas.Series
+        The keys, dtype ``str``, same index; equal element by element to
+        :func:`normalize_name`.
+    """
+    raw = names.astype("str").where(names.notna(), "")
+    uniq = pd.Series(pd.unique(raw.to_numpy()), dtype="str")
+    text = uniq.str.upper()
+    for pattern, repl in _NAME_RULES[:_N_GENERAL_RULES]:
+        text = text.str.replace(pattern, repl, regex=True)
+    # the rarer rules only where one of them can apply
+    rare = text.str.contains(_RARE_TRIGGER, regex=True)
+    if rare.any():
+        sub = text[rare]
+        for pattern, repl in _NAME_RULES[_N_GENERAL_RULES:]:
+            sub = sub.str.replace(pattern, repl, regex=True)
+        text = text.where(~rare, sub)
+    table = pd.Series(text.to_numpy(), index=uniq.to_numpy())
+    return pd.Series(table.reindex(raw.to_numpy()).to_numpy(), index=names.index, dtype="str")
+    return text
+
+
+def split_name_suffix(norm: str) -> tuple[str, str]:
+    """Split a trailing generational suffix off a normalised name.
+
+    Parameters
+    ----------
+    norm
+        A key from :func:`normalize_name`.
+
+    Returns
+    -------
+    tuple[str, str]
+        ``(name without the suffix, suffix or "")``.
+    """
+    tokens = norm.split()
+    if len(tokens) > 1 and tokens[-1] in NAME_SUFFIXES.values():
+        return " ".join(tokens[:-1]), tokens[-1]
+    return norm, ""
+
+
+def _normalize_address_tokens(tokens: list[str]) -> str:
+    # the house number: the leading token(s) holding digits ("12", "12A", "12-14", "12 1/2")
+    number: list[str] = []
+    rest = tokens
+    if (
+        rest
+        and any(c.isdigit() for c in rest[0])
+        and not rest[0].endswith(("ST", "ND", "RD", "TH"))
+    ):
+        number = [rest[0].lstrip("0") or "0"]
+        rest = rest[1:]
+        if rest and re.fullmatch(r"\d+/\d+", rest[0]):
+            number.append(rest[0])
+            rest = rest[1:]
+    # units: "APT 3", "# 3", "#3" and all after
+    for i, t in enumerate(rest):
+        if t in _UNIT_WORDS or t.startswith("#"):
+            rest = rest[:i]
+            break
+    rest = [_ORDINALS.get(t, t) for t in rest]
+    # numbered roads: "ROUTE 9", "STATE HIGHWAY 66" -> "RTE 9", "STATE HWY 66"
+    rest = [
+        STREET_TYPES[t]
+        if t in _NUMBERED_ROADS and i + 1 < len(rest) and rest[i + 1][:1].isdigit()
+        else t
+        for i, t in enumerate(rest)
+    ]
+    if len(rest) >= 2:
+        # post-direction after a street type: "MAIN STREET NORTH" -> "MAIN ST N"
+        last = len(rest) - 1
+        if rest[last] in DIRECTIONS and rest[last - 1] in STREET_TYPES and last - 1 >= 1:
+            rest[last] = DIRECTIONS[rest[last]]
+            last -= 1
+        # the street type: the last token, when a name precedes it
+        if rest[last] in STREET_TYPES and last >= 1:
+            rest[last] = STREET_TYPES[rest[last]]
+        # pre-direction, when a name follows it: "NORTH MAIN ST" -> "N MAIN ST"
+        if rest[0] in DIRECTIONS and len(rest) >= 2 and rest[1] not in STREET_TYPES:
+            rest[0] = DIRECTIONS[rest[0]]
+    return " ".join(number + rest)
+
+
+@lru_cache(maxsize=1_000_000)
+def normalize_address_text(s: str) -> str:
+    """Normalise a free-text street address ("12 Oak Street") into a matching key.
+
+    Parameters
+    ----------
+    s
+        Street number and name as written; anything after the first comma
+        (town, state) is ignored, as is a unit (``Apt 3``, ``#3``, ``Unit B``).
+
+    Returns
+    -------
+    str
+        ``"<number> <street>"``, upper case, USPS abbreviations; ``""`` for an
+        empty address.
+
+    Notes
+    -----
+    Only the last word of the street name is read as a street type, and a
+    direction only when another word of the name remains, so that
+    ``"Court Street"`` -> ``"COURT ST"`` and ``"North Street"`` ->
+    ``"NORTH ST"`` (USPS keeps a direction that is the street's name).
+
+    Examples
+    --------
+    >>> normalize_address_text("12 Oak Street") == normalize_address_text("12 OAK ST")
+    True
+    """
+    if not isinstance(s, str):
+        return ""
+    head = s.split(",", 1)[0]
+    head = re.sub(r"#\s*", " #", head.upper())
+    return _normalize_address_tokens(_clean(head).split())
+
+
+def normalize_address(number: object, street: object, suffix: object = "") -> str:
+    """Normalise an address given in the roll's three fields.
+
+    Parameters
+    ----------
+    number
+        House number (``parcel_address_number`` / ``mailing_address_number``).
+    street
+        Street name (``parcel_address_street``), possibly with directions.
+    suffix
+        Street type (``parcel_address_suff``): ``"Ave"``, ``"Street"``...
+
+    Returns
+    -------
+    str
+        The same key as :func:`normalize_address_text` gives for
+        ``"<number> <street> <suffix>"``.
+    """
+    parts = [_clean(p) for p in (number, street, suffix)]
+    return normalize_address_text(" ".join(p for p in parts if p))

@@ -1,0 +1,529 @@
+"""The resident test (§ 2-202.1.a(1)): signers on resident pages against the voter file.
+
+Denominator: the *qualified voters* of the territory, i.e. registered voters
+whose status is one the policy counts (default: active and inactive; purged
+``P`` and pre-registered ``17`` do not count) **and** whose residence is placed
+inside the territory (:func:`pipeline.people.placement.place_addresses`).
+
+Numerator: the distinct signers of resident pages who match a qualified voter.
+
+Matching in this first form is exact, never guessed:
+
+* the signer's name and the voter's name are normalised with
+  :func:`pipeline.people.names.normalize_name` (``"Smith, John A."`` is read
+  as ``"John A. Smith"``); the generational suffix is split off;
+* the name matches when it equals ``FIRST LAST``, ``FIRST M LAST`` (middle
+  initial) or ``FIRST MIDDLE LAST`` of the voter: a middle name or initial may
+  be written or not, but when written it must agree with the voter file;
+* suffixes agree when equal or when either side has none; when the signer
+  wrote a suffix, a candidate with that suffix is preferred over one without
+  (``John Smith Jr`` against a father and a son at one address picks the son,
+  while ``John Smith`` against the two is ambiguous);
+* the signer's address, normalised like the voter's residence address
+  (:func:`voter_addresses`), must be equal (units are ignored on both sides);
+* a line whose name and address fit several voters is ``needs_review``; a line
+  that fits only after dropping a written middle name that the voter file does
+  not record is also ``needs_review`` (score 90), never counted automatically.
+
+Line statuses (the contract's ``signatures.csv``): ``counted``,
+``duplicate`` (a person already counted on an earlier line; lines are taken in
+page/line order), ``not_qualified_voter`` (no match, or the voter's status is
+not counted), ``outside_territory`` (the voter's residence is placed outside),
+``needs_review`` (ambiguous, loose match, or the voter's residence cannot be
+placed), ``page_defect`` (a line without a name or without an address,
+§ 2-202.1.e(3)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pipeline.frames import PARCEL_KEY
+from pipeline.law.deficiency import Deficiency, deficiency_for
+from pipeline.law.regimes import Regime
+from pipeline.people.names import NAME_SUFFIXES, normalize_name, split_name_suffix
+from pipeline.people.placement import normalize_addresses
+
+__all__ = [
+    "LINE_COLUMNS",
+    "qualified_voters",
+    "resident_test",
+    "signer_name_key",
+    "voter_addresses",
+]
+
+#: Columns of the per-line frame returned by :func:`resident_test`.
+LINE_COLUMNS: tuple[str, ...] = (
+    "page",
+    "line",
+    "name",
+    "basis",
+    "status",
+    "matched_to",  # the voter's SBOEID, "" when none
+    "match_score",  # 100 exact, 90 loose (review), 0 no match
+    "person_id",  # "voter:<SBOEID>" or "signer:<name>@<address>"
+    "note",
+)
+
+_ADDRESS_PARTS = ("RADDNUMBER", "RHALFCODE", "RPREDIRECTION", "RSTREETNAME", "RPOSTDIRECTION")
+_SUFFIX_VALUES = frozenset(NAME_SUFFIXES.values()) | frozenset(NAME_SUFFIXES)
+
+SCORE_EXACT = 100.0
+SCORE_LOOSE = 90.0
+
+
+def _text(values: pd.Series) -> pd.Series:
+    return values.astype("object").where(values.notna(), "").astype(str).str.strip()
+
+
+def _col(frame: pd.DataFrame, name: str) -> pd.Series:
+    if name in frame.columns:
+        return _text(frame[name])
+    return pd.Series("", index=frame.index, dtype=str)
+
+
+def voter_addresses(voters: pd.DataFrame) -> pd.Series:
+    """The residence address text of each voter (number, half, directions, street).
+
+    Parameters
+    ----------
+    voters
+        Voter frame (:data:`pipeline.frames.VOTER_COLUMNS`).
+
+    Returns
+    -------
+    pandas.Series
+        ``"RADDNUMBER RHALFCODE RPREDIRECTION RSTREETNAME RPOSTDIRECTION"``
+        with blanks skipped, e.g. ``"12 1/2 N MAIN ST"``, on the voters' index.
+        The apartment (``RAPARTMENTTYPE``/``RAPARTMENT``) is left out: every
+        unit of a house is placed on the house's parcel. When number and
+        street are both blank the non-standard address ``RADDRNONSTD`` is used.
+    """
+    parts = [_col(voters, c) for c in _ADDRESS_PARTS]
+    joined = parts[0]
+    for p in parts[1:]:
+        joined = joined.str.cat(p, sep=" ")
+    joined = joined.str.replace(r"\s+", " ", regex=True).str.strip()
+    nonstd = _col(voters, "RADDRNONSTD")
+    use_nonstd = (parts[0] == "") & (parts[3] == "") & (nonstd != "")
+    return joined.where(~use_nonstd, nonstd).astype(str)
+
+
+def _map_unique(values: pd.Series, func: Callable[[str], Any]) -> pd.Series:
+    """``values.map(func)``, calling ``func`` once per distinct value."""
+    uniques = pd.unique(values.to_numpy())
+    return values.map({u: func(u) for u in uniques})
+
+
+def _statuses(statuses: Collection[str]) -> set[str]:
+    return {str(s).strip().upper() for s in statuses}
+
+
+def qualified_voters(
+    voters: pd.DataFrame,
+    *,
+    statuses: Collection[str],
+    placement: pd.DataFrame,
+) -> pd.DataFrame:
+    """The voters of the territory qualified to vote: counted status and placed inside.
+
+    Parameters
+    ----------
+    voters
+        Voter frame.
+    statuses
+        Voter statuses the policy counts (``policy.voter_statuses``).
+    placement
+        :func:`~pipeline.people.placement.place_addresses` of
+        :func:`voter_addresses`, on the voters' index.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The qualifying rows of ``voters`` with ``parcel_key`` and ``fraction``
+        of their placement added.
+    """
+    status = _col(voters, "STATUS").str.upper()
+    keep = status.isin(_statuses(statuses)) & placement["inside"].reindex(voters.index).fillna(
+        False
+    ).astype(bool)
+    out = voters.loc[keep].copy()
+    out[PARCEL_KEY] = placement.loc[keep[keep].index, PARCEL_KEY]
+    out["fraction"] = placement.loc[keep[keep].index, "fraction"]
+    return out
+
+
+def _reorder_comma(name: str) -> str:
+    """``"Smith, John A."`` -> ``"John A. Smith"``; ``"John Smith, Jr."`` unchanged."""
+    if "," not in name:
+        return name
+    parts = [p.strip() for p in name.split(",") if p.strip()]
+    if len(parts) < 2:
+        return " ".join(parts)
+
+    def is_suffix(p: str) -> bool:
+        return normalize_name(p) in _SUFFIX_VALUES
+
+    if len(parts) == 2 and is_suffix(parts[1]):
+        return f"{parts[0]} {parts[1]}"
+    if len(parts) == 3 and is_suffix(parts[2]):
+        return f"{parts[1]} {parts[0]} {parts[2]}"
+    return " ".join([*parts[1:], parts[0]])
+
+
+def signer_name_key(name: str) -> tuple[str, str]:
+    """Normalised name of a signer, without and with its suffix split off.
+
+    Parameters
+    ----------
+    name
+        The name as written on the line.
+
+    Returns
+    -------
+    tuple[str, str]
+        ``(name without suffix, suffix or "")``, e.g. ``("JOHN A SMITH", "JR")``
+        for ``"Smith, John A., Jr."``.
+    """
+    return split_name_suffix(normalize_name(_reorder_comma(name)))
+
+
+def _voter_name_keys(voters: pd.DataFrame, address_norm: pd.Series) -> pd.DataFrame:
+    """Long table of the name keys under which each voter can be matched."""
+    first = _map_unique(_col(voters, "FIRSTNAME"), normalize_name).astype(str)
+    last = _map_unique(_col(voters, "LASTNAME"), normalize_name).astype(str)
+    middle = _map_unique(_col(voters, "MIDDLENAME"), normalize_name).astype(str)
+    suffix = _map_unique(
+        _col(voters, "NAMESUFFIX"),
+        lambda s: NAME_SUFFIXES.get(normalize_name(s), normalize_name(s)),
+    ).astype(str)
+    sboeid = _col(voters, "SBOEID")
+    base = pd.DataFrame(
+        {
+            "voter_row": voters.index,
+            "SBOEID": sboeid.to_numpy(),
+            "v_suffix": suffix.to_numpy(),
+            "address_norm": address_norm.reindex(voters.index).to_numpy(),
+            "has_middle": (middle != "").to_numpy(),
+        }
+    )
+    fl = (first + " " + last).str.strip()
+    fil = (first + " " + middle.str[:1] + " " + last).str.strip()
+    fml = (first + " " + middle + " " + last).str.strip()
+    frames = [base.assign(name_key=fl.to_numpy())]
+    with_middle = (middle != "").to_numpy()
+    frames.append(base.loc[with_middle].assign(name_key=fil.to_numpy()[with_middle]))
+    frames.append(base.loc[with_middle].assign(name_key=fml.to_numpy()[with_middle]))
+    keys = pd.concat(frames, ignore_index=True)
+    keys = keys.loc[(keys["address_norm"] != "") & (keys["name_key"] != "")]
+    return keys.drop_duplicates(subset=["voter_row", "name_key"])
+
+
+def _match(
+    lines: pd.DataFrame, keys: pd.DataFrame
+) -> tuple[pd.Series, pd.Series, pd.Series, pd.Series]:
+    """Match each line (columns name_key, s_suffix, address_norm) to voters.
+
+    Returns, on the lines' index: voter_row (or NaN), score, note, and the
+    candidate SBOEIDs when ambiguous.
+    """
+    cand = (
+        lines[["name_key", "s_suffix", "address_norm"]]
+        .reset_index(names="line_row")
+        .merge(keys, on=["name_key", "address_norm"], how="inner")
+    )
+    cand = cand.loc[
+        (cand["s_suffix"] == cand["v_suffix"]) | (cand["s_suffix"] == "") | (cand["v_suffix"] == "")
+    ]
+    cand = cand.assign(
+        exact_suffix=(cand["s_suffix"] != "") & (cand["s_suffix"] == cand["v_suffix"])
+    )
+    # prefer an equal suffix when the line has candidates with one
+    has_exact = cand.groupby("line_row")["exact_suffix"].transform("any")
+    cand = cand.loc[cand["exact_suffix"] | ~has_exact]
+    cand = cand.drop_duplicates(subset=["line_row", "voter_row"])
+    n = cand.groupby("line_row")["voter_row"].transform("size")
+    single = cand.loc[n == 1].set_index("line_row")
+    multi = cand.loc[n > 1]
+
+    voter_row = pd.Series(np.nan, index=lines.index, dtype=object)
+    voter_row.loc[single.index] = single["voter_row"].to_numpy()
+    score = pd.Series(0.0, index=lines.index)
+    score.loc[single.index] = SCORE_EXACT
+    note = pd.Series("", index=lines.index, dtype=str)
+    ambiguous = pd.Series("", index=lines.index, dtype=str)
+    if len(multi):
+        ids = multi.groupby("line_row")["SBOEID"].agg(lambda s: ";".join(sorted(set(s))))
+        ambiguous.loc[ids.index] = ids.to_numpy()
+        note.loc[ids.index] = "several voters match: " + ids
+        score.loc[ids.index] = SCORE_EXACT
+
+    # loose pass: a written middle name the voter file does not record
+    unmatched = lines.loc[(voter_row.isna()) & (ambiguous == "")]
+    tokens = unmatched["name_key"].str.split(" ")
+    loose_key = tokens.map(lambda t: f"{t[0]} {t[-1]}" if len(t) >= 3 else "")
+    loose = unmatched.assign(name_key=loose_key).loc[loose_key != ""]
+    if len(loose):
+        lk = keys.loc[~keys["has_middle"]]
+        lc = (
+            loose[["name_key", "s_suffix", "address_norm"]]
+            .reset_index(names="line_row")
+            .merge(lk, on=["name_key", "address_norm"], how="inner")
+        )
+        lc = lc.loc[
+            (lc["s_suffix"] == lc["v_suffix"]) | (lc["s_suffix"] == "") | (lc["v_suffix"] == "")
+        ]
+        if len(lc):
+            ids = lc.groupby("line_row")["SBOEID"].agg(lambda s: ";".join(sorted(set(s))))
+            ambiguous.loc[ids.index] = ids.to_numpy()
+            note.loc[ids.index] = "name matches only without the written middle name: " + ids
+            score.loc[ids.index] = SCORE_LOOSE
+    return voter_row, score, note, ambiguous
+
+
+def _empty_lines() -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(dtype=str) for c in LINE_COLUMNS}).astype(
+        {"page": "int64", "line": "int64", "match_score": "float64"}
+    )
+
+
+def resident_test(
+    signatures: pd.DataFrame,
+    pages: pd.DataFrame,
+    voters: pd.DataFrame,
+    placement: pd.DataFrame,
+    *,
+    statuses: Collection[str],
+    regime: Regime,
+    alleged: bool = True,
+    decisions: pd.DataFrame | None = None,
+) -> tuple[dict[str, Any], pd.DataFrame, list[Deficiency]]:
+    """The resident test of § 2-202.1.a(1): at least 20 % of the qualified voters signed.
+
+    Parameters
+    ----------
+    signatures
+        All signature lines (:data:`pipeline.frames.SIGNATURE_COLUMNS`), owner
+        and resident pages; only lines on pages whose ``basis`` is
+        ``"residents"`` are examined.
+    pages
+        Signature pages (:data:`pipeline.frames.PAGE_COLUMNS`).
+    voters
+        Voter frame (:data:`pipeline.frames.VOTER_COLUMNS`).
+    placement
+        Placement of :func:`voter_addresses` on the voters' index.
+    statuses
+        Voter statuses the policy counts.
+    regime
+        The rule set (uses ``resident_percent``).
+    alleged
+        Whether the petition alleges the ``"residents"`` basis. When not, the
+        test does not apply: ``applies`` false and ``passes`` ``None``.
+    decisions
+        Optional match decisions (:data:`pipeline.frames.MATCH_DECISION_COLUMNS`):
+        ``accept`` with an ``SBOEID`` sets the line's voter, ``reject`` makes
+        the line ``not_qualified_voter``. Decisions win over the matcher.
+
+    Returns
+    -------
+    summary : dict
+        ``{"applies", "qualified_voters", "qualifying_signers", "percent",
+        "passes", "required_percent", "voters_unplaced"}``.
+    lines : pandas.DataFrame
+        One row per resident-page line, :data:`LINE_COLUMNS`, on the
+        signatures' index, in page/line order.
+    deficiencies : list of dict
+        ``resident_percent_not_met`` when the test applies and fails;
+        ``no_signatures`` when it applies and no resident page has a line.
+
+    Raises
+    ------
+    ValueError
+        When a decision accepts an ``SBOEID`` that is not in the voter file.
+
+    Notes
+    -----
+    ``percent = 100 × qualifying_signers / qualified_voters`` (unrounded; 0
+    when there are no qualified voters). Passes when
+    ``percent >= regime.resident_percent``: exactly 20 passes.
+    """
+    required = float(regime.resident_percent)
+    quals = qualified_voters(voters, statuses=statuses, placement=placement)
+    n_qualified = len(quals)
+    voters_unplaced = int((~placement["placed"].reindex(voters.index).fillna(False)).sum())
+
+    resident_pages = set(pages.loc[_text(pages["basis"]).str.lower() == "residents", "page"])
+    res = signatures.loc[signatures["page"].isin(resident_pages)]
+    res = res.sort_values(["page", "line"], kind="stable")
+
+    if len(res):
+        lines = _examine_lines(res, voters, placement, statuses, decisions)
+    else:
+        lines = _empty_lines()
+    n_signers = int((lines["status"] == "counted").sum())
+    percent = 100.0 * n_signers / n_qualified if n_qualified else 0.0
+    passes = percent >= required if n_qualified else False
+
+    defs: list[Deficiency] = []
+    if alleged:
+        if not len(res):
+            defs.append(
+                deficiency_for(
+                    "no_signatures",
+                    "the petition alleges the residents basis but no "
+                    "resident page holds a signature",
+                )
+            )
+        if not passes:
+            defs.append(
+                deficiency_for(
+                    "resident_percent_not_met",
+                    f"{n_signers} qualifying signer(s) of {n_qualified} qualified voter(s) "
+                    f"= {percent:.4f} %, less than the {required:g} % required",
+                )
+            )
+    summary: dict[str, Any] = {
+        "applies": bool(alleged),
+        "qualified_voters": int(n_qualified),
+        "qualifying_signers": n_signers,
+        "percent": float(percent),
+        "passes": bool(passes) if alleged else None,
+        "required_percent": required,
+        "voters_unplaced": voters_unplaced,
+    }
+    return summary, lines, defs
+
+
+def _examine_lines(
+    res: pd.DataFrame,
+    voters: pd.DataFrame,
+    placement: pd.DataFrame,
+    statuses: Collection[str],
+    decisions: pd.DataFrame | None,
+) -> pd.DataFrame:
+    name_raw = _col(res, "name")
+    addr_raw = _col(res, "address")
+    split = _map_unique(name_raw, signer_name_key)
+    line_keys = pd.DataFrame(
+        {
+            "name_key": split.str[0].astype(str),
+            "s_suffix": split.str[1].astype(str),
+            "address_norm": normalize_addresses(addr_raw),
+        },
+        index=res.index,
+    )
+    if "address_norm" in placement.columns:  # already normalised by place_addresses
+        voter_addr = placement["address_norm"].reindex(voters.index).fillna("").astype(str)
+    else:
+        voter_addr = normalize_addresses(voter_addresses(voters))
+    keys = _voter_name_keys(voters, voter_addr)
+    voter_row, score, note, ambiguous = _match(line_keys, keys)
+
+    accepted = pd.Series(False, index=res.index)
+    rejected = pd.Series(False, index=res.index)
+    if decisions is not None and len(decisions):
+        sboe_to_row = pd.Series(voters.index, index=_col(voters, "SBOEID").to_numpy())
+        sboe_to_row = sboe_to_row[~sboe_to_row.index.duplicated()]
+        dec = decisions.assign(
+            _p=decisions["page"].astype("int64"), _l=decisions["line"].astype("int64")
+        )
+        where = pd.MultiIndex.from_arrays(
+            [res["page"].astype("int64"), res["line"].astype("int64")]
+        )
+        for _, d in dec.iterrows():
+            hit = where == (d["_p"], d["_l"])
+            if not hit.any():
+                continue
+            idx = res.index[hit]
+            kind = str(d["decision"]).strip().lower()
+            if kind == "reject":
+                rejected.loc[idx] = True
+                voter_row.loc[idx] = np.nan
+                note.loc[idx] = "rejected by match decision"
+            elif kind == "accept" and str(d.get("SBOEID", "")).strip():
+                sid = str(d["SBOEID"]).strip()
+                if sid not in sboe_to_row.index:
+                    raise ValueError(
+                        f"match decision for page {d['_p']} line {d['_l']}: "
+                        f"SBOEID {sid!r} is not in the voter file"
+                    )
+                voter_row.loc[idx] = sboe_to_row[sid]
+                accepted.loc[idx] = True
+                score.loc[idx] = SCORE_EXACT
+                note.loc[idx] = "accepted by match decision"
+        ambiguous = ambiguous.where(~(accepted | rejected), "")
+
+    matched = voter_row.notna()
+    rows = voter_row[matched]
+    status_of = _col(voters, "STATUS").str.upper()
+    v_status = pd.Series("", index=res.index, dtype=str)
+    v_status.loc[rows.index] = status_of.loc[rows.to_numpy()].to_numpy()
+    v_placed = pd.Series(False, index=res.index)
+    v_inside = pd.Series(False, index=res.index)
+    placed_of = placement["placed"].reindex(voters.index).fillna(False).astype(bool)
+    inside_of = placement["inside"].reindex(voters.index).fillna(False).astype(bool)
+    v_placed.loc[rows.index] = placed_of.loc[rows.to_numpy()].to_numpy()
+    v_inside.loc[rows.index] = inside_of.loc[rows.to_numpy()].to_numpy()
+    sboeid = pd.Series("", index=res.index, dtype=str)
+    sboeid.loc[rows.index] = _col(voters, "SBOEID").loc[rows.to_numpy()].to_numpy()
+
+    ok_status = v_status.isin(_statuses(statuses))
+    defect = (name_raw == "") | (line_keys["address_norm"] == "")
+    status = np.select(
+        [
+            defect,
+            rejected,
+            ambiguous != "",
+            ~matched,
+            ~ok_status,
+            ~v_placed,
+            ~v_inside,
+        ],
+        [
+            "page_defect",
+            "not_qualified_voter",
+            "needs_review",
+            "not_qualified_voter",
+            "not_qualified_voter",
+            "needs_review",
+            "outside_territory",
+        ],
+        default="counted",
+    )
+    status_s = pd.Series(status, index=res.index, dtype=str)
+    note = note.where(
+        ~(matched & ~v_placed & (status_s == "needs_review")),
+        "voter's residence could not be placed",
+    )
+    note = note.where(~defect, "line without " + np.where(name_raw == "", "a name", "an address"))
+
+    person = np.where(
+        matched,
+        "voter:" + sboeid,
+        "signer:" + line_keys["name_key"] + "@" + line_keys["address_norm"],
+    )
+    person_s = pd.Series(person, index=res.index, dtype=str)
+    counted = status_s == "counted"
+    dup = counted & person_s.where(counted).duplicated(keep="first") & counted
+    status_s = status_s.where(~dup, "duplicate")
+    note = note.where(~dup, "same person counted on an earlier line")
+
+    matched_to = sboeid.where(matched, "")
+    return pd.DataFrame(
+        {
+            "page": res["page"].astype("int64"),
+            "line": res["line"].astype("int64"),
+            "name": name_raw,
+            "basis": "residents",
+            "status": status_s,
+            "matched_to": matched_to.astype(str),
+            "match_score": score.astype("float64"),
+            "person_id": person_s,
+            "note": note.astype(str),
+        },
+        index=res.index,
+    )

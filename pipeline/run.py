@@ -1,0 +1,89 @@
+"""``petition run``: config → inputs → evaluation → results folder, atomically."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+from pathlib import Path
+
+from rich.console import Console
+
+from pipeline.config import PetitionConfig, load_config
+from pipeline.evaluate import Evaluation, evaluate
+from pipeline.io.load import load_inputs
+from pipeline.io.results import atomic_output_dir, build_manifest, write_csv, write_json
+
+
+def slug(name: str) -> str:
+    """``"Village of Example"`` → ``"village-of-example"``."""
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "petition"
+
+
+def output_dir(config: PetitionConfig, out: Path | None) -> Path:
+    """The results folder: ``--out``, else ``[output] dir``, else ``data/processed/<slug>``."""
+    if out is not None:
+        return Path(out)
+    if config.output.dir is not None:
+        return config.output.dir
+    return Path("data/processed") / slug(config.petition.name)
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def write_results(directory: Path, evaluation: Evaluation) -> dict[str, Path]:
+    """Write the result files of an evaluation into ``directory``; return them by name."""
+    files = {
+        "summary.json": directory / "summary.json",
+        "parcels.csv": directory / "parcels.csv",
+        "signatures.csv": directory / "signatures.csv",
+        "data_quality.json": directory / "data_quality.json",
+    }
+    write_json(files["summary.json"], evaluation.summary)
+    write_csv(files["parcels.csv"], evaluation.parcels)
+    write_csv(files["signatures.csv"], evaluation.signatures)
+    write_json(files["data_quality.json"], evaluation.data_quality)
+    if evaluation.inhabitants is not None:
+        files["inhabitants.csv"] = directory / "inhabitants.csv"
+        write_csv(files["inhabitants.csv"], evaluation.inhabitants)
+    return files
+
+
+def run_petition(
+    config_path: str | Path, *, out: Path | None = None, console: Console | None = None
+) -> Path:
+    """Run the whole pipeline on a config; return the results folder.
+
+    Raises
+    ------
+    InputError
+        Bad input: nothing is written and an existing results folder is left
+        as it was.
+    """
+    console = console or Console(stderr=True)
+    started = _now()
+    config = load_config(config_path)
+    target = output_dir(config, out)
+    with console.status("Reading the inputs…") as status:
+        inputs = load_inputs(config, progress=lambda msg: status.update(msg + "…"))
+        status.update("Apportioning parcels and computing the tests…")
+        evaluation = evaluate(inputs, policy=config.policy)
+        status.update("Writing the results…")
+        with atomic_output_dir(target) as tmp:
+            outputs = write_results(tmp, evaluation)
+            manifest = build_manifest(
+                inputs=config.input_files() | {"config": config.source or Path(config_path)},
+                base=(config.source or Path(config_path)).parent,
+                config=config.resolved(),
+                regime=inputs.regime,
+                started=started,
+                finished=_now(),
+                outputs=outputs,
+            )
+            write_json(tmp / "manifest.json", manifest)
+    for w in evaluation.warnings:
+        console.print(f"warning: {w}", markup=False, highlight=False)
+    return target

@@ -1,0 +1,752 @@
+"""Valuation: apportionment, equalization, signers' credits and the owner test.
+
+§ 2-202.1.a(2): an owner petition must be signed by "the owners of more than
+fifty percent in assessed valuation of the real property in such territory
+assessed upon the last completed assessment roll". When the territory spans
+several towns the valuations are equalized to full value, and the petition
+must exceed fifty percent both overall and in each town part separately.
+
+The functions here are pure: frames in, frames (or JSON-ready dicts) out. The
+*schedule* is the frame behind the contract's ``parcels.csv``: one row per
+roll record in the territory, built by :func:`apportion_values`, extended by
+:func:`equalize` and :func:`credit_signers`, and summarised by
+:func:`owner_test`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Mapping, Sequence
+from datetime import date
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.errors import InputError
+from pipeline.frames import PARCEL_KEY, SOURCE_ROW
+from pipeline.law.deficiency import Deficiency, deficiency_for
+from pipeline.people.owners import owner_counts
+
+__all__ = [
+    "PASS_REL_TOL",
+    "SCHEDULE_COLUMNS",
+    "apportion_values",
+    "credit_signers",
+    "equalize",
+    "owner_test",
+    "roll_year_for",
+    "select_rate",
+]
+
+ValueBasis = Literal["assessment_total", "town_taxable_value"]
+
+#: Columns of the schedule made by :func:`apportion_values`.
+SCHEDULE_COLUMNS: tuple[str, ...] = (
+    PARCEL_KEY,
+    "swis_code",
+    "print_key_code",
+    "town_swis",
+    "roll_section",
+    "assessed_value",
+    "fraction_in_territory",
+    "fraction_source",
+    "apportioned_assessed",
+    SOURCE_ROW,
+)
+
+#: Relative tolerance of "more than 50 %": a share within this relative
+#: distance of exactly one half is treated as exactly one half (fails). It
+#: absorbs floating-point noise from sums of divided values (1e-12 of a
+#: billion dollars is a thousandth of a cent) and nothing a person would see.
+PASS_REL_TOL = 1e-12
+
+#: The label used in :class:`InputError` for an apportionment override.
+_OVERRIDES = "[overrides] apportionment"
+
+
+# --------------------------------------------------------------------------- apportionment
+
+
+def apportion_values(
+    roll: pd.DataFrame,
+    fractions: pd.DataFrame,
+    *,
+    apportionment_overrides: pd.DataFrame | None = None,
+    value_basis: ValueBasis = "assessment_total",
+    mapped_keys: Collection[str] | None = None,
+) -> pd.DataFrame:
+    """Apportion each roll record's value to the territory.
+
+    Parameters
+    ----------
+    roll
+        The roll frame (:data:`pipeline.frames.ROLL_COLUMNS`) of every town
+        the territory touches.
+    fractions
+        Index ``parcel_key``; columns ``fraction_in_territory`` (in [0, 1]) and
+        ``fraction_source`` (``"geometry"`` or ``"sliver"``), as
+        :func:`pipeline.geometry.apportion` gives for the parcel polygons.
+        It must hold a row for *every* polygon of the parcel layer (fraction
+        0 for those outside), unless ``mapped_keys`` is given: a roll record
+        whose key is not mapped has no polygon.
+    apportionment_overrides
+        The assessor's apportionments
+        (:data:`pipeline.frames.APPORTIONMENT_OVERRIDE_COLUMNS`): per parcel
+        a ``fraction_in_territory`` or a ``value_in_territory``. Always wins.
+    value_basis
+        Roll column used as the parcel's value: ``"assessment_total"``
+        (default; wholly exempt parcels stay in) or ``"town_taxable_value"``.
+    mapped_keys
+        Keys of all polygons of the parcel layer (default: the index of
+        ``fractions``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The schedule, columns :data:`SCHEDULE_COLUMNS`, in roll order, one row
+        per roll record that is in the territory:
+
+        * its polygon overlaps the territory (``fraction_source`` "geometry",
+          fraction > 0) or was snapped as a sliver (``"sliver"``, fraction 0 or
+          1: kept so that the snap is listed);
+        * it has no polygon (``"unmapped"``, fraction 0, value 0: it cannot be
+          placed and is reported by :func:`owner_test`);
+        * it has an override (``"override"``), whatever the geometry says.
+
+    Raises
+    ------
+    InputError
+        A missing value in the ``value_basis`` column of an included record;
+        an override that names no roll record, names one twice, gives both or
+        neither of fraction and value, a fraction outside [0, 1], or a value
+        outside [0, the record's value].
+    ValueError
+        ``fractions`` has duplicate keys, or ``value_basis`` is unknown.
+
+    Notes
+    -----
+    For record :math:`i` with value :math:`V_i` (the ``value_basis`` column):
+
+    .. math::
+
+        A_i = \\begin{cases}
+            v_i & \\text{override value } v_i \\\\
+            V_i f_i & \\text{override fraction } f_i \\\\
+            V_i g_i & \\text{geometric or sliver fraction } g_i \\\\
+            0 & \\text{no polygon, no override}
+        \\end{cases}
+
+    and ``fraction_in_territory`` of a value override is :math:`v_i / V_i`
+    (0 when :math:`V_i = v_i = 0`, NaN when only :math:`V_i = 0`).
+    """
+    if value_basis not in ("assessment_total", "town_taxable_value"):
+        raise ValueError(f"unknown value_basis {value_basis!r}")
+    if fractions.index.has_duplicates:
+        dup = fractions.index[fractions.index.duplicated()].unique()[:5].tolist()
+        raise ValueError(f"fractions has duplicate parcel keys: {dup}")
+
+    keys = roll[PARCEL_KEY].astype("str")
+    value = roll[value_basis].astype("float64").to_numpy()
+    mapped_index = pd.Index(
+        fractions.index.astype("str") if mapped_keys is None else list(mapped_keys)
+    )
+    mapped = _isin(keys, mapped_index)
+    fr = fractions.reindex(keys.to_numpy())
+    geo_fraction = fr["fraction_in_territory"].astype("float64").fillna(0.0).to_numpy()
+    geo_source = fr["fraction_source"].astype("str").where(fr["fraction_source"].notna(), "")
+
+    has_override = np.zeros(len(roll), dtype=bool)
+    ov_fraction = np.full(len(roll), np.nan)
+    ov_value = np.full(len(roll), np.nan)
+    if apportionment_overrides is not None and len(apportionment_overrides):
+        ov = _check_overrides(apportionment_overrides, keys)
+        pos = ov.reindex(keys.to_numpy())
+        has_override = pos[PARCEL_KEY].notna().to_numpy()
+        ov_fraction = pos["fraction_in_territory"].astype("float64").to_numpy()
+        ov_value = pos["value_in_territory"].astype("float64").to_numpy()
+
+    is_sliver = (geo_source == "sliver").to_numpy()
+    include = (mapped & ((geo_fraction > 0) | is_sliver)) | ~mapped | has_override
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value_fraction = np.where(
+            value == 0, np.where(ov_value == 0, 0.0, np.nan), ov_value / value
+        )
+    use_value = has_override & ~np.isnan(ov_value)
+    use_fraction = has_override & ~np.isnan(ov_fraction)
+    fraction = np.select(
+        [use_value, use_fraction, mapped], [value_fraction, ov_fraction, geo_fraction], 0.0
+    )
+    source = np.select(
+        [has_override, mapped], ["override", geo_source.to_numpy(dtype=object)], "unmapped"
+    )
+    apportioned = np.where(use_value, ov_value, value * fraction)
+    apportioned = np.where(~mapped & ~has_override, 0.0, apportioned)
+
+    # the value must be known for every included record that is valued
+    missing = include & np.isnan(value) & ~use_value
+    if missing.any():
+        i = int(np.flatnonzero(missing)[0])
+        raise InputError(
+            f"roll of town {roll['municipality_code'].iloc[i]}",
+            f"no {value_basis} for parcel {roll['print_key_code'].iloc[i]} "
+            f"(value basis {value_basis!r})",
+            row=int(roll[SOURCE_ROW].iloc[i]),
+            column=value_basis,
+        )
+    bad_value = use_value & ((ov_value < 0) | (ov_value > value))
+    if bad_value.any():
+        i = int(np.flatnonzero(bad_value)[0])
+        assert apportionment_overrides is not None  # a value override exists
+        ov_rows = apportionment_overrides[apportionment_overrides[PARCEL_KEY] == keys.iloc[i]]
+        raise InputError(
+            _OVERRIDES,
+            f"value_in_territory {ov_value[i]!r} is outside 0..{value[i]!r}, "
+            f"the {value_basis} of parcel {roll['print_key_code'].iloc[i]}",
+            row=int(ov_rows[SOURCE_ROW].iloc[0]),
+            column="value_in_territory",
+        )
+
+    out = pd.DataFrame(
+        {
+            PARCEL_KEY: keys.to_numpy(),
+            "swis_code": roll["swis_code"].astype("str").to_numpy(),
+            "print_key_code": roll["print_key_code"].astype("str").to_numpy(),
+            "town_swis": roll["municipality_code"].astype("str").to_numpy(),
+            "roll_section": roll["roll_section"].to_numpy(),
+            "assessed_value": value,
+            "fraction_in_territory": fraction.astype("float64"),
+            "fraction_source": pd.array(source.astype(str), dtype="str"),
+            "apportioned_assessed": apportioned.astype("float64"),
+            SOURCE_ROW: roll[SOURCE_ROW].to_numpy(),
+        }
+    )
+    result: pd.DataFrame = out[include].reset_index(drop=True)
+    return result
+
+
+def _isin(values: pd.Series, pool: pd.Series | pd.Index) -> np.ndarray:
+    """``values.isin(pool)`` through a hash index (fast for large arrow-string pools)."""
+    index = pd.Index(pd.unique(np.asarray(pool, dtype=object)))
+    return np.asarray(index.get_indexer(np.asarray(values, dtype=object)) >= 0)
+
+
+def _check_overrides(overrides: pd.DataFrame, roll_keys: pd.Series) -> pd.DataFrame:
+    """Validate apportionment overrides; return them indexed by parcel key."""
+    ov = overrides.reset_index(drop=True)
+    frac = ov["fraction_in_territory"].astype("float64")
+    val = ov["value_in_territory"].astype("float64")
+
+    def fail(i: int, problem: str, column: str) -> InputError:
+        return InputError(_OVERRIDES, problem, row=int(ov[SOURCE_ROW].iloc[i]), column=column)
+
+    both = frac.notna() & val.notna()
+    if both.any():
+        i = int(np.flatnonzero(both.to_numpy())[0])
+        raise fail(
+            i, "give fraction_in_territory or value_in_territory, not both", "value_in_territory"
+        )
+    neither = frac.isna() & val.isna()
+    if neither.any():
+        i = int(np.flatnonzero(neither.to_numpy())[0])
+        raise fail(i, "give fraction_in_territory or value_in_territory", "fraction_in_territory")
+    out_of_range = frac.notna() & ((frac < 0) | (frac > 1))
+    if out_of_range.any():
+        i = int(np.flatnonzero(out_of_range.to_numpy())[0])
+        raise fail(i, f"fraction {frac.iloc[i]!r} is outside 0..1", "fraction_in_territory")
+    dup = ov[PARCEL_KEY].duplicated()
+    if dup.any():
+        i = int(np.flatnonzero(dup.to_numpy())[0])
+        raise fail(i, "a second override for the same parcel", "print_key_code")
+    unknown = pd.Series(~_isin(ov[PARCEL_KEY], roll_keys), index=ov.index)
+    if unknown.any():
+        i = int(np.flatnonzero(unknown.to_numpy())[0])
+        raise fail(
+            i,
+            f"parcel {ov['swis_code'].iloc[i]}:{ov['print_key_code'].iloc[i]} is on no roll",
+            "print_key_code",
+        )
+    return ov.set_index(ov[PARCEL_KEY].astype("str"), drop=False)
+
+
+# --------------------------------------------------------------------------- equalization
+
+
+def roll_year_for(filed_on: date, *, completion: tuple[int, int] = (7, 1)) -> int:
+    """Year of the last completed (final) assessment roll as of a filing date.
+
+    Parameters
+    ----------
+    filed_on
+        The filing date.
+    completion
+        (month, day) on which a town's final roll of year Y is completed:
+        July 1 for most towns; some towns September 15 (``(9, 15)``).
+
+    Returns
+    -------
+    int
+        Y when ``filed_on`` is on or after the completion day of year Y,
+        else Y - 1.
+
+    Examples
+    --------
+    >>> roll_year_for(date(2023, 6, 30)), roll_year_for(date(2023, 7, 1))
+    (2022, 2023)
+    """
+    month, day = completion
+    return filed_on.year if filed_on >= date(filed_on.year, month, day) else filed_on.year - 1
+
+
+def select_rate(rates_frame: pd.DataFrame, *, swis: str, roll_year: int) -> float | None:
+    """The equalization rate of one town for one roll year.
+
+    Parameters
+    ----------
+    rates_frame
+        Rates (:data:`pipeline.frames.RATE_COLUMNS`), possibly many years.
+    swis
+        The town's SWIS code.
+    roll_year
+        The year of the roll used (:func:`roll_year_for`): only that year's
+        rate may be used, never a neighbouring year's.
+
+    Returns
+    -------
+    float or None
+        The rate (percent), or None when the file has no final rate (blank =
+        not final) for that town and year.
+
+    Raises
+    ------
+    InputError
+        When the file gives two different rates for the town and year, or a
+        rate that is not positive.
+    """
+    sel = rates_frame[
+        (rates_frame["swis_code"].astype("str") == str(swis))
+        & (rates_frame["rate_year"].astype("int64") == int(roll_year))
+    ]
+    rates = sel["equalization_rate"].astype("float64")
+    given = sel[rates.notna()]
+    values = sorted(set(rates.dropna().tolist()))
+    if not values:
+        return None
+    if len(values) > 1:
+        raise InputError(
+            "[equalization] rates",
+            f"town {swis} has {len(values)} different rates for {roll_year}: {values}",
+            row=int(given[SOURCE_ROW].iloc[1]),
+            column="equalization_rate",
+        )
+    if values[0] <= 0:
+        raise InputError(
+            "[equalization] rates",
+            f"equalization rate {values[0]!r} of town {swis} for {roll_year} is not positive",
+            row=int(given[SOURCE_ROW].iloc[0]),
+            column="equalization_rate",
+        )
+    return float(values[0])
+
+
+def equalize(
+    schedule: pd.DataFrame,
+    rates: Mapping[str, float],
+    *,
+    missing: Literal["error", "nan"] = "error",
+) -> pd.DataFrame:
+    """Equalize each record's apportioned value to full value.
+
+    Parameters
+    ----------
+    schedule
+        From :func:`apportion_values`.
+    rates
+        Town SWIS -> equalization rate (percent) of the roll year.
+    missing
+        A town of the schedule without a rate: ``"error"`` raises, ``"nan"``
+        leaves its full values NaN (enough for a one-town territory, whose
+        test is on assessed values).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The schedule with ``equalization_rate`` and ``apportioned_full``.
+
+    Raises
+    ------
+    InputError
+        A town without a rate (``missing="error"``) or a rate that is not
+        positive.
+
+    Notes
+    -----
+    .. math:: F_i = A_i / (r_t / 100)
+
+    for record :math:`i` in town :math:`t` with rate :math:`r_t` percent.
+    """
+    towns = schedule["town_swis"].astype("str")
+    for swis in sorted(towns.unique()):
+        rate = rates.get(swis)
+        if rate is None or (isinstance(rate, float) and math.isnan(rate)):
+            if missing == "error":
+                raise InputError(
+                    "[equalization] rates",
+                    f"no equalization rate for town {swis}",
+                    column="equalization_rate",
+                )
+        elif float(rate) <= 0:
+            raise InputError(
+                "[equalization] rates",
+                f"equalization rate {rate!r} of town {swis} is not positive",
+                column="equalization_rate",
+            )
+    rate_col = towns.map(lambda s: float(rates[s]) if rates.get(s) is not None else np.nan)
+    out = schedule.copy()
+    out["equalization_rate"] = rate_col.astype("float64").to_numpy()
+    out["apportioned_full"] = out["apportioned_assessed"] / (out["equalization_rate"] / 100.0)
+    return out
+
+
+# --------------------------------------------------------------------------- signers' credits
+
+
+def credit_signers(
+    schedule: pd.DataFrame, owners: pd.DataFrame, matches: pd.DataFrame
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Credit signing owners with their share of each parcel's value.
+
+    Parameters
+    ----------
+    schedule
+        From :func:`apportion_values` (and :func:`equalize`; without it the
+        full-value credits are NaN).
+    owners
+        The owners frame (:func:`pipeline.people.owners.parse_owners`).
+    matches
+        From an :class:`pipeline.people.OwnerMatcher`; only ``"counted"``
+        lines earn credit.
+
+    Returns
+    -------
+    schedule : pandas.DataFrame
+        With ``owners`` (names, ``"; "``-joined, roll order), ``owner_count``,
+        ``signing_owners`` (names, ``"; "``-joined, sorted),
+        ``signer_credit_assessed`` and ``signer_credit_full``.
+    signatures : pandas.DataFrame
+        Index aligned with ``matches``: ``page``, ``line``, ``status`` (a
+        counted line none of whose parcels lies in the territory becomes
+        ``"outside_territory"``), ``matched_to`` (``SWIS:PRINT_KEY`` of the
+        territory's records credited, ``";"``-joined, also shown for a
+        duplicate line), ``match_score``, ``person_id``, ``credit_assessed``,
+        ``credit_full`` (0 for a line not counted).
+
+    Notes
+    -----
+    For a record with apportioned value :math:`A`, :math:`n` owners (roll or
+    ownership override) and :math:`k` distinct signing owners (§ 2-202.1.a(2):
+    each co-owner is credited :math:`A / n`; an entity is one owner):
+
+    .. math:: C = A \\cdot \\min(k, n) / n
+
+    and each signing owner's line earns :math:`C / k`. The same for full
+    values. An owner credited by two counted lines is credited once (first
+    line in page/line order).
+    """
+    sched = schedule.reset_index(drop=True)
+    keys = np.asarray(sched[PARCEL_KEY], dtype=object)
+    counts = owner_counts(owners).reindex(keys).fillna(0).astype("int64").to_numpy()
+    has_full = "apportioned_full" in sched.columns
+    full = (
+        sched["apportioned_full"].astype("float64").to_numpy()
+        if has_full
+        else np.full(len(sched), np.nan)
+    )
+    assessed = sched["apportioned_assessed"].astype("float64").to_numpy()
+    label = np.asarray(
+        sched["swis_code"].astype("str") + ":" + sched["print_key_code"].astype("str"),
+        dtype=object,
+    )
+    # schedule positions of each parcel key (several roll records may share a key)
+    pos = pd.DataFrame({PARCEL_KEY: keys, "_pos": np.arange(len(sched))})
+
+    # one row per (signature line, owner key) for counted and duplicate lines
+    status_in = np.asarray(matches["status"], dtype=object)
+    lines = pd.DataFrame(
+        {
+            "_sig": np.arange(len(matches)),
+            "page": matches["page"].to_numpy(),
+            "line": matches["line"].to_numpy(),
+            "owner_keys": np.asarray(matches["owner_keys"], dtype=object),
+        }
+    )[np.isin(status_in, ["counted", "duplicate"])]
+    pairs = [
+        (sig, str(k_), int(i_))
+        for sig, okeys in zip(lines["_sig"].tolist(), lines["owner_keys"].tolist(), strict=True)
+        for k_, i_ in okeys
+    ]
+    claimed = pd.DataFrame(pairs, columns=["_sig", PARCEL_KEY, "owner_index"]).astype(
+        {"_sig": "int64", PARCEL_KEY: object, "owner_index": "int64"}
+    )
+    claimed = claimed.merge(lines[["_sig", "page", "line"]], on="_sig", how="left")
+    claimed = claimed.merge(pos, on=PARCEL_KEY, how="inner")  # in the territory only
+
+    # credits: counted lines only; an owner credited by two lines counts once (first line)
+    cred = claimed[status_in[claimed["_sig"].to_numpy()] == "counted"]
+    cred = cred.sort_values(["page", "line", "_sig"], kind="stable")
+    cred = cred.drop_duplicates(["_pos", "owner_index"], keep="first")
+    k = np.bincount(cred["_pos"].to_numpy(dtype=np.int64), minlength=len(sched))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(counts > 0, np.minimum(k, counts) / np.maximum(counts, 1), 0.0)
+    credit_assessed = assessed * share
+    credit_full = full * share
+
+    # names: all owners of each record (roll order) and the signing ones (sorted)
+    names = pd.DataFrame(
+        {
+            PARCEL_KEY: np.asarray(owners[PARCEL_KEY], dtype=object),
+            "owner_index": owners["owner_index"].to_numpy(dtype=np.int64),
+            "name": np.asarray(owners["name"], dtype=object),
+        }
+    )
+    all_names = _joined(names.sort_values([PARCEL_KEY, "owner_index"], kind="stable"))
+    signing = cred[[PARCEL_KEY, "owner_index", "_pos"]].merge(
+        names, on=[PARCEL_KEY, "owner_index"], how="left"
+    )
+    signing_names = _joined(
+        signing.assign(name=signing["name"].fillna("")).sort_values(["_pos", "name"]),
+        by="_pos",
+    )
+
+    out = sched.copy()
+    out["owners"] = pd.array(all_names.reindex(keys).fillna("").to_numpy(), dtype="str")
+    out["owner_count"] = counts
+    out["signing_owners"] = pd.array(
+        signing_names.reindex(np.arange(len(sched))).fillna("").to_numpy(), dtype="str"
+    )
+    out["signer_credit_assessed"] = credit_assessed
+    out["signer_credit_full"] = credit_full
+
+    # per signature line: each signing owner earns C / k of the record
+    sig_a = np.zeros(len(matches))
+    sig_f = np.zeros(len(matches))
+    if len(cred):
+        at_pos = cred["_pos"].to_numpy(dtype=np.int64)
+        at_sig = cred["_sig"].to_numpy(dtype=np.int64)
+        np.add.at(sig_a, at_sig, credit_assessed[at_pos] / k[at_pos])
+        np.add.at(sig_f, at_sig, credit_full[at_pos] / k[at_pos])  # NaN without equalize
+
+    # matched_to: the territory's records of every key claimed (counted or duplicate)
+    lab = pd.DataFrame({"_sig": claimed["_sig"], "label": label[claimed["_pos"].to_numpy()]})
+    lab = lab.drop_duplicates().sort_values(["_sig", "label"])
+    matched = lab.groupby("_sig", sort=False)["label"].agg(";".join) if len(lab) else pd.Series()
+    matched_to = matched.reindex(np.arange(len(matches))).fillna("").to_numpy(dtype=object)
+    status = status_in.copy()
+    status[(status_in == "counted") & (matched_to == "")] = "outside_territory"
+    counted_mask = status == "counted"
+    sigs = pd.DataFrame(
+        {
+            "page": matches["page"].to_numpy(),
+            "line": matches["line"].to_numpy(),
+            "status": pd.array(status, dtype="str"),
+            "matched_to": pd.array(matched_to, dtype="str"),
+            "match_score": matches["match_score"].astype("float64").to_numpy(),
+            "person_id": matches["person_id"].astype("str").to_numpy(),
+            "credit_assessed": np.where(counted_mask, sig_a, 0.0),
+            "credit_full": np.where(counted_mask, sig_f, 0.0),
+        },
+        index=matches.index,
+    )
+    return out, sigs
+
+
+def _joined(frame: pd.DataFrame, by: str = PARCEL_KEY) -> pd.Series:
+    """``"; "``-joined ``name`` per ``by``, in the frame's order (pyarrow, no Python loop)."""
+    if not len(frame):
+        return pd.Series(dtype=object)
+    table = pa.table({"by": frame[by].to_numpy(), "name": frame["name"].astype("str").to_numpy()})
+    grouped = table.group_by("by", use_threads=False).aggregate([("name", "list")])
+    joined = pc.binary_join(grouped["name_list"], "; ")
+    return pd.Series(
+        joined.to_numpy(zero_copy_only=False), index=grouped["by"].to_numpy(zero_copy_only=False)
+    )
+
+
+# --------------------------------------------------------------------------- the owner test
+
+
+def _fsum(values: pd.Series) -> float:
+    return math.fsum(values.astype("float64").tolist())
+
+
+def _more_than_half(signer: float, total: float) -> bool:
+    """``signer / total > 1/2`` beyond :data:`PASS_REL_TOL` (exactly half fails)."""
+    if not (total > 0) or math.isnan(signer):
+        return False
+    return 2.0 * signer - total > PASS_REL_TOL * total
+
+
+def _percent(signer: float, total: float) -> float | None:
+    if not (total > 0) or math.isnan(signer):
+        return None
+    return 100.0 * signer / total
+
+
+def _num(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)
+
+
+def owner_test(
+    schedule: pd.DataFrame,
+    *,
+    towns: Sequence[str],
+    parts_area: Mapping[str, float] | None = None,
+) -> dict[str, Any]:
+    """The owner test of § 2-202.1.a(2), as the contract's ``owner_test`` object.
+
+    Parameters
+    ----------
+    schedule
+        From :func:`credit_signers` (after :func:`equalize` when the
+        territory spans several towns).
+    towns
+        SWIS codes of the towns the territory lies in (one part each).
+        Towns met in the schedule are added; no record is dropped.
+    parts_area
+        Optional town SWIS -> square miles of the part: added to each part as
+        ``square_miles``; its towns are parts too.
+
+    Returns
+    -------
+    dict
+        ``applies`` (True), ``value_basis`` (``"assessed"`` for one town,
+        ``"full"`` for several), ``total_value``, ``signer_value``,
+        ``percent`` (0-100, unrounded; None when the total is 0), ``passes``,
+        ``parts`` (sorted by SWIS: ``swis``, ``equalization_rate``,
+        ``total_assessed``, ``signer_assessed``, ``total_full``,
+        ``signer_full``, ``percent``, ``passes``), and ``deficiencies``: a
+        list of deficiency objects for the summary's top-level list (pop it
+        from this object before writing ``owner_test``):
+        ``owner_percent_not_met``, ``owner_part_percent_not_met`` (one per
+        failing part), ``unapportioned_records`` (one, listing every record
+        without polygon and without override).
+
+    Notes
+    -----
+    One town (assessed values :math:`A_i`, signers' credits :math:`C_i`):
+
+    .. math:: p = 100 \\, \\sum C_i / \\sum A_i, \\quad \\text{passes iff } p > 50
+
+    Several towns (full values :math:`F_i = A_i / (r_t/100)`):
+
+    .. math::
+
+        p = 100 \\, \\sum_i C^F_i / \\sum_i F_i, \\qquad
+        p_t = 100 \\, \\sum_{i \\in t} C^F_i / \\sum_{i \\in t} F_i
+
+    passes iff :math:`p > 50` and :math:`p_t > 50` for every part :math:`t`.
+    "More than fifty percent" is strict: exactly 50 fails (compared as
+    :math:`2C - A > 10^{-12} A`, see :data:`PASS_REL_TOL`). Sums use
+    :func:`math.fsum`.
+    """
+    town_col = schedule["town_swis"].astype("str")
+    part_ids = sorted(
+        set(map(str, towns)) | set(town_col.unique()) | set(map(str, parts_area or {}))
+    )
+    several = len(part_ids) > 1
+    has_full = "apportioned_full" in schedule.columns
+
+    parts: list[dict[str, Any]] = []
+    deficiencies: list[Deficiency] = []
+    for swis in part_ids:
+        rows = schedule[town_col == swis]
+        rate_vals = (
+            rows["equalization_rate"].dropna().unique().tolist()
+            if "equalization_rate" in rows
+            else []
+        )
+        total_a = _fsum(rows["apportioned_assessed"])
+        signer_a = _fsum(rows["signer_credit_assessed"])
+        total_f = _fsum(rows["apportioned_full"]) if has_full else math.nan
+        signer_f = _fsum(rows["signer_credit_full"]) if has_full else math.nan
+        signer, total = (signer_f, total_f) if several else (signer_a, total_a)
+        part: dict[str, Any] = {
+            "swis": swis,
+            "equalization_rate": float(rate_vals[0]) if rate_vals else None,
+            "total_assessed": total_a,
+            "signer_assessed": signer_a,
+            "total_full": _num(total_f),
+            "signer_full": _num(signer_f),
+            "percent": _percent(signer, total),
+            "passes": _more_than_half(signer, total),
+        }
+        if parts_area is not None:
+            part["square_miles"] = float(parts_area.get(swis, 0.0))
+        parts.append(part)
+        if several and not part["passes"]:
+            pct = part["percent"]
+            shown = "no full value" if pct is None else f"{pct:.4f} %"
+            deficiencies.append(
+                deficiency_for(
+                    "owner_part_percent_not_met",
+                    f"signers own {shown} of the full valuation of the part in town {swis}; "
+                    "more than 50 % is required in each town part",
+                    f"town {swis}",
+                )
+            )
+
+    if several:
+        total_value = math.fsum(
+            p["total_full"] if p["total_full"] is not None else math.nan for p in parts
+        )
+        signer_value = math.fsum(
+            p["signer_full"] if p["signer_full"] is not None else math.nan for p in parts
+        )
+    else:
+        total_value = math.fsum(p["total_assessed"] for p in parts)
+        signer_value = math.fsum(p["signer_assessed"] for p in parts)
+    overall_ok = _more_than_half(signer_value, total_value)
+    passes = overall_ok and all(p["passes"] for p in parts)
+    percent = _percent(signer_value, total_value)
+    if not overall_ok:
+        basis = "full" if several else "assessed"
+        shown = "none" if percent is None else f"{percent:.4f} %"
+        deficiencies.insert(
+            0,
+            deficiency_for(
+                "owner_percent_not_met",
+                f"signers own {shown} of the {basis} valuation of the territory; "
+                "more than 50 % is required",
+                "territory",
+            ),
+        )
+
+    unmapped = schedule[schedule["fraction_source"] == "unmapped"]
+    if len(unmapped):
+        labels = (
+            unmapped["swis_code"].astype("str") + ":" + unmapped["print_key_code"].astype("str")
+        ).tolist()
+        value_col = "assessed_value"
+        deficiencies.append(
+            deficiency_for(
+                "unapportioned_records",
+                f"{len(unmapped)} roll record(s) without a parcel polygon and without an "
+                f"apportionment override (assessed value {_fsum(unmapped[value_col]):.2f} in all) "
+                "are counted as 0; the town assessor must apportion them",
+                ";".join(labels),
+            )
+        )
+
+    return {
+        "applies": True,
+        "value_basis": "full" if several else "assessed",
+        "total_value": _num(total_value) if several else total_value,
+        "signer_value": _num(signer_value) if several else signer_value,
+        "percent": percent,
+        "passes": passes,
+        "parts": parts,
+        "deficiencies": deficiencies,
+    }

@@ -1,0 +1,279 @@
+"""Tests for pipeline.geometry.apportion: hand-worked cases and properties."""
+
+from __future__ import annotations
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import pytest
+import shapely
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shapely.geometry import Polygon, box
+
+import pipeline
+from pipeline.geometry import apportion
+
+# Territory for the basic cases: everything with 50 <= x <= 1000, -1000 <= y <= 1000.
+EDGE_T = box(50, -1000, 1000, 1000)
+
+
+def _one(parcel: Polygon, territory: object, **kw: float) -> pd.Series:
+    out = apportion(gpd.GeoSeries([parcel]), territory, **kw)  # type: ignore[arg-type]
+    return out.iloc[0]
+
+
+def test_exported_from_package() -> None:
+    assert pipeline.apportion is apportion
+
+
+def test_parcel_cut_in_half_by_edge() -> None:
+    # 100 x 100 parcel from x=0 to 100; the edge is x=50: 50*100 / 100*100 = 5000/10000
+    row = _one(box(0, 0, 100, 100), EDGE_T)
+    assert row["fraction_in_territory"] == pytest.approx(0.5, abs=1e-12)
+    assert row["raw_fraction"] == pytest.approx(0.5, abs=1e-12)
+    assert row["fraction_source"] == "geometry"
+
+
+def test_inside_outside_and_edge_touch() -> None:
+    parcels = gpd.GeoSeries(
+        [
+            box(200, 0, 300, 100),  # wholly inside -> 1
+            box(-300, 0, -200, 100),  # wholly outside -> 0
+            box(-50, 0, 50, 100),  # shares only the line x=50 -> 0 (no area)
+            box(50, 0, 150, 100),  # inside, touching the edge from inside -> 1
+        ],
+        index=["in", "out", "touch", "in-touch"],
+    )
+    out = apportion(parcels, EDGE_T)
+    assert list(out.index) == ["in", "out", "touch", "in-touch"]
+    assert out["fraction_in_territory"].tolist() == [1.0, 0.0, 0.0, 1.0]
+    assert (out["fraction_source"] == "geometry").all()
+    assert out["fraction_in_territory"].dtype == np.float64
+    assert not out["geometry_repaired"].any()
+
+
+def test_small_overlap_is_sliver_with_tolerance() -> None:
+    # parcel x in [-49.7, 50.3]: 0.3 * 100 = 30 of 10000 = 0.3 % inside; 0.003 < 0.005 -> 0
+    row = _one(box(-49.7, 0, 50.3, 100), EDGE_T, sliver_tolerance=0.005)
+    assert row["raw_fraction"] == pytest.approx(0.003, abs=1e-12)
+    assert row["fraction_in_territory"] == 0.0
+    assert row["fraction_source"] == "sliver"
+
+
+def test_small_overlap_kept_without_tolerance() -> None:
+    row = _one(box(-49.7, 0, 50.3, 100), EDGE_T)
+    assert row["fraction_in_territory"] == pytest.approx(0.003, abs=1e-12)
+    assert row["fraction_source"] == "geometry"
+
+
+def test_nearly_whole_is_sliver_to_one() -> None:
+    # parcel x in [49.8, 149.8]: 99.8 * 100 = 9980 of 10000 = 0.998 > 1 - 0.005 -> 1
+    row = _one(box(49.8, 0, 149.8, 100), EDGE_T, sliver_tolerance=0.005)
+    assert row["raw_fraction"] == pytest.approx(0.998, abs=1e-12)
+    assert row["fraction_in_territory"] == 1.0
+    assert row["fraction_source"] == "sliver"
+
+
+def test_territory_with_hole() -> None:
+    # 300 x 300 square with a 100 x 100 hole at [100, 200]^2
+    territory = Polygon(
+        [(0, 0), (300, 0), (300, 300), (0, 300)],
+        [[(100, 100), (100, 200), (200, 200), (200, 100)]],
+    )
+    parcels = gpd.GeoSeries(
+        [
+            box(150, 50, 250, 150),  # hole takes x 150..200, y 100..150 = 2500 -> 7500/10000
+            box(120, 120, 180, 180),  # inside the hole -> 0
+            box(50, 50, 100, 100),  # inside, touching the hole's corner -> 1
+        ]
+    )
+    out = apportion(parcels, territory)
+    assert out["fraction_in_territory"].tolist() == pytest.approx([0.75, 0.0, 1.0], abs=1e-12)
+
+
+def test_multipolygon_territory() -> None:
+    # two 100 x 100 squares 100 apart; parcel x 50..250 (area 200*100 = 20000)
+    # covers 50*100 of each: 10000 / 20000 = 0.5
+    territory = shapely.MultiPolygon([box(0, 0, 100, 100), box(200, 0, 300, 100)])
+    row = _one(box(50, 0, 250, 100), territory)
+    assert row["fraction_in_territory"] == pytest.approx(0.5, abs=1e-12)
+
+
+def test_territory_with_many_vertices_is_cut_into_pieces() -> None:
+    # the 1000 x 1000 square with its edges split every 1 unit: 4000 vertices,
+    # so the territory is cut into pieces before intersecting
+    territory = shapely.segmentize(box(0, 0, 1000, 1000), 1.0)
+    assert shapely.get_num_coordinates(territory) > 2000
+    parcels = gpd.GeoSeries(
+        [
+            box(990, 0, 1090, 100),  # 10 * 100 = 1000 of 10000 -> 0.1
+            box(950, 950, 1050, 1050),  # corner: 50 * 50 = 2500 of 10000 -> 0.25
+            box(400, 400, 500, 500),  # inside -> 1
+            box(-90, 300, 10, 400),  # 10 * 100 -> 0.1
+        ]
+    )
+    out = apportion(parcels, territory)
+    assert out["fraction_in_territory"].tolist() == pytest.approx([0.1, 0.25, 1.0, 0.1], abs=1e-12)
+
+
+def test_geodataframe_and_geoseries_territory() -> None:
+    parcels = gpd.GeoDataFrame(
+        {"parcel_key": ["a", "b"]},
+        geometry=[box(0, 0, 100, 100), box(200, 0, 300, 100)],
+        crs="EPSG:2260",
+        index=[10, 20],
+    )
+    # two boundary features that together make x in [50, 250]
+    boundary = gpd.GeoSeries([box(50, -10, 150, 110), box(150, -10, 250, 110)], crs="EPSG:2260")
+    out = apportion(parcels, boundary)
+    # a: x 50..100 -> 0.5; b: x 200..250 -> 0.5
+    assert list(out.index) == [10, 20]
+    assert out["fraction_in_territory"].tolist() == pytest.approx([0.5, 0.5], abs=1e-12)
+
+
+def test_crs_mismatch_rejected() -> None:
+    parcels = gpd.GeoSeries([box(0, 0, 1, 1)], crs="EPSG:2260")
+    with pytest.raises(ValueError, match="CRS"):
+        apportion(parcels, gpd.GeoSeries([box(0, 0, 1, 1)], crs="EPSG:26918"))
+
+
+def test_zero_area_parcel_names_its_label() -> None:
+    parcels = gpd.GeoSeries(
+        [box(0, 0, 1, 1), Polygon([(0, 0), (1, 0), (2, 0)])], index=["ok", "flat-one"]
+    )
+    with pytest.raises(ValueError, match="flat-one"):
+        apportion(parcels, EDGE_T)
+
+
+def test_missing_geometry_names_its_label() -> None:
+    parcels = gpd.GeoSeries([box(0, 0, 1, 1), None], index=["ok", "no-shape"])
+    with pytest.raises(ValueError, match="no-shape"):
+        apportion(parcels, EDGE_T)
+
+
+def test_bad_tolerance_and_bad_territory() -> None:
+    parcels = gpd.GeoSeries([box(0, 0, 1, 1)])
+    with pytest.raises(ValueError, match="sliver_tolerance"):
+        apportion(parcels, EDGE_T, sliver_tolerance=0.5)
+    with pytest.raises(ValueError, match="Polygon"):
+        apportion(parcels, shapely.LineString([(0, 0), (1, 1)]))
+    bowtie = Polygon([(0, 0), (100, 100), (100, 0), (0, 100)])
+    with pytest.raises(ValueError, match="invalid"):
+        apportion(parcels, bowtie)
+
+
+def test_invalid_parcel_is_repaired_and_flagged() -> None:
+    # bow-tie: two triangles meeting at (50, 50), each 0.5 * 100 * 50 = 2500; the
+    # left one lies in x <= 50 (the territory box(0, 0, 50, 100)): 2500 / 5000 = 0.5
+    bowtie = Polygon([(0, 0), (100, 100), (100, 0), (0, 100)])
+    out = apportion(gpd.GeoSeries([bowtie]), box(0, 0, 50, 100))
+    assert out["geometry_repaired"].tolist() == [True]
+    assert out["fraction_in_territory"].iloc[0] == pytest.approx(0.5, abs=1e-12)
+
+
+def test_empty_parcels() -> None:
+    out = apportion(gpd.GeoSeries([], dtype="geometry"), EDGE_T)
+    assert len(out) == 0
+    assert list(out.columns) == [
+        "fraction_in_territory",
+        "fraction_source",
+        "raw_fraction",
+        "geometry_repaired",
+    ]
+
+
+def test_tobler_allocate_total_true_would_overcount() -> None:
+    """tobler's default gives a straddling parcel's whole value to the only target."""
+    area_interpolate = pytest.importorskip("tobler.area_weighted").area_interpolate
+    # parcel worth 1000, half in the territory (as in test_parcel_cut_in_half_by_edge)
+    parcels = gpd.GeoDataFrame({"value": [1000.0]}, geometry=[box(0, 0, 100, 100)], crs="EPSG:2260")
+    target = gpd.GeoDataFrame(geometry=[EDGE_T], crs="EPSG:2260")
+    wrong = area_interpolate(parcels, target, extensive_variables=["value"])  # allocate_total=True
+    right = area_interpolate(parcels, target, extensive_variables=["value"], allocate_total=False)
+    # allocate_total=True divides by the parcel's area inside all targets (5000), not its
+    # own area (10000): 1000 * 5000 / 5000 = 1000 instead of 1000 * 5000 / 10000 = 500
+    assert wrong["value"].iloc[0] == pytest.approx(1000.0)
+    assert right["value"].iloc[0] == pytest.approx(500.0)
+    fraction = apportion(parcels, EDGE_T)["fraction_in_territory"].iloc[0]
+    assert 1000.0 * fraction == pytest.approx(500.0)
+
+
+# --- properties ------------------------------------------------------------------------
+
+coord = st.integers(min_value=-200, max_value=200)
+
+
+@st.composite
+def rectangles(draw: st.DrawFn) -> Polygon:
+    x, y = draw(coord), draw(coord)
+    w, h = draw(st.integers(1, 150)), draw(st.integers(1, 150))
+    return box(x, y, x + w, y + h)
+
+
+@st.composite
+def parcel_shapes(draw: st.DrawFn) -> Polygon:
+    if draw(st.booleans()):
+        return draw(rectangles())
+    pts = draw(st.lists(st.tuples(coord, coord), min_size=3, max_size=3, unique=True))
+    tri = Polygon(pts)
+    if tri.area == 0:
+        return box(pts[0][0], pts[0][1], pts[0][0] + 1, pts[0][1] + 1)
+    return tri
+
+
+@st.composite
+def territories(draw: st.DrawFn) -> object:
+    geom = shapely.union_all(draw(st.lists(rectangles(), min_size=1, max_size=4)))
+    if draw(st.booleans()):
+        hole = draw(rectangles())
+        cut = shapely.difference(geom, hole)
+        if cut.area > 0:
+            geom = cut
+    from pipeline.geometry.apportion import polygonal
+
+    return polygonal(geom)
+
+
+parcel_lists = st.lists(parcel_shapes(), min_size=1, max_size=12)
+prop = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@prop
+@given(parcel_lists, territories())
+def test_fractions_in_unit_interval(parcels: list[Polygon], territory: object) -> None:
+    out = apportion(gpd.GeoSeries(parcels), territory)  # type: ignore[arg-type]
+    f = out["fraction_in_territory"].to_numpy()
+    assert ((f >= 0) & (f <= 1)).all()
+
+
+@prop
+@given(parcel_lists, territories(), st.floats(0.1, 0.9))
+def test_halves_add_up_to_whole(parcels: list[Polygon], territory: object, at: float) -> None:
+    from pipeline.geometry.apportion import polygonal
+
+    xmin, ymin, xmax, ymax = shapely.bounds(territory)
+    cut = xmin + at * (xmax - xmin)
+    left = polygonal(shapely.intersection(territory, box(xmin - 1, ymin - 1, cut, ymax + 1)))
+    right = polygonal(shapely.intersection(territory, box(cut, ymin - 1, xmax + 1, ymax + 1)))
+    series = gpd.GeoSeries(parcels)
+    whole = apportion(series, territory)["fraction_in_territory"].to_numpy()  # type: ignore[arg-type]
+    parts = (
+        apportion(series, left)["fraction_in_territory"].to_numpy()
+        + apportion(series, right)["fraction_in_territory"].to_numpy()
+    )
+    np.testing.assert_allclose(parts, whole, rtol=0, atol=1e-9)
+
+
+@prop
+@given(parcel_lists, territories(), st.integers(-10_000, 10_000), st.integers(-10_000, 10_000))
+def test_translation_changes_nothing(
+    parcels: list[Polygon], territory: object, dx: int, dy: int
+) -> None:
+    series = gpd.GeoSeries(parcels)
+    before = apportion(series, territory)["fraction_in_territory"].to_numpy()  # type: ignore[arg-type]
+    moved = apportion(
+        series.translate(dx, dy),
+        shapely.transform(territory, lambda xy: xy + np.array([dx, dy])),
+    )["fraction_in_territory"].to_numpy()
+    np.testing.assert_allclose(moved, before, rtol=0, atol=1e-9)

@@ -1,0 +1,381 @@
+"""The sufficiency checks of §§ 2-200 and 2-202 with hand-worked edges."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pipeline.law.checks import (
+    area_check,
+    basis_check,
+    designees_check,
+    existing_village_check,
+    inhabitant_schedule,
+    line_checks,
+    population_check,
+    sufficiency,
+    witness_count_check,
+)
+from pipeline.law.deficiency import PARAGRAPHS, deficiency, deficiency_for
+from pipeline.law.regimes import REGIMES
+
+PRE = REGIMES["2-202-pre-2024"]
+NEW = REGIMES["2024"]
+
+
+def codes(defs: list[dict[str, str]]) -> list[str]:
+    return [d["code"] for d in defs]
+
+
+# --------------------------------------------------------------------------- deficiency
+
+
+def test_deficiency_object_and_paragraphs() -> None:
+    d = deficiency("witness_count_mismatch", "2-202.1.e(4)", "msg", "page 3")
+    assert d == {
+        "code": "witness_count_mismatch",
+        "paragraph": "2-202.1.e(4)",
+        "message": "msg",
+        "where": "page 3",
+    }
+    expected = {
+        "owner_percent_not_met": "2-202.1.a(2)",
+        "owner_part_percent_not_met": "2-202.1.a(2)",
+        "resident_percent_not_met": "2-202.1.a(1)",
+        "population_below_minimum": "2-200 / 2-202.1.b(3)",
+        "area_exceeds_limit": "2-200",
+        "designees_invalid": "2-202.1.b(5)",
+        "witness_count_mismatch": "2-202.1.e(4)",
+        "includes_existing_village": "2-200",
+        "unapportioned_records": "2-202.1.a(2)",
+        "coterminous_claim_not_supported": "2-200",
+        "line_without_address": "2-202.1.e(3)",
+        "owner_page_without_value": "2-202.1.e(3)",
+        "inhabitants_unplaced": "2-202.1.c(2)",
+    }
+    for code, para in expected.items():
+        assert PARAGRAPHS[code] == para
+    assert "owner_basis_not_allowed" in PARAGRAPHS
+    assert "no_signatures" in PARAGRAPHS
+    assert deficiency_for("area_exceeds_limit", "m")["paragraph"] == "2-200"
+    with pytest.raises(KeyError):
+        deficiency_for("no_such_code", "m")
+
+
+# --------------------------------------------------------------------------- basis / regime
+
+
+def test_owner_basis_not_allowed_in_2024() -> None:
+    part, defs = basis_check(["owners", "residents"], regime=NEW)
+    assert codes(defs) == ["owner_basis_not_allowed"]
+    assert part["allowed"] is False
+    _, defs = basis_check(["owners"], regime=PRE)
+    assert defs == []
+    _, defs = basis_check(["residents"], regime=NEW)
+    assert defs == []
+
+
+# --------------------------------------------------------------------------- area
+
+
+def _area(sq: float, **kw: Any) -> tuple[dict[str, Any], list[dict[str, str]]]:
+    args: dict[str, Any] = {
+        "regime": PRE,
+        "coterminous_with": None,
+        "district_symmetric_difference_share": None,
+        "tolerance": 0.001,
+    }
+    args.update(kw)
+    return area_check(sq, **args)
+
+
+def test_area_exactly_five_passes() -> None:
+    # 5.0 <= 5.0
+    part, defs = _area(5.0)
+    assert part == {"square_miles": 5.0, "limit": 5.0, "exception": None, "passes": True}
+    assert defs == []
+
+
+def test_area_just_over_five_fails() -> None:
+    # 5.0001 > 5.0, no exception claimed
+    part, defs = _area(5.0001)
+    assert part["passes"] is False
+    assert codes(defs) == ["area_exceeds_limit"]
+
+
+def test_area_exception_supported_and_not() -> None:
+    # 7 sq mi, coterminous with a fire district; share 0.0005 <= tolerance 0.001 -> supported
+    part, defs = _area(
+        7.0, coterminous_with="fire district", district_symmetric_difference_share=0.0005
+    )
+    assert part["passes"] is True
+    assert part["exception"] == {
+        "coterminous_with": "fire district",
+        "symmetric_difference_share": 0.0005,
+        "supported": True,
+    }
+    assert defs == []
+    # share 0.02 > 0.001 -> not supported; 7 > 5 -> fails
+    part, defs = _area(
+        7.0, coterminous_with="fire district", district_symmetric_difference_share=0.02
+    )
+    assert part["passes"] is False
+    assert part["exception"]["supported"] is False
+    assert codes(defs) == ["coterminous_claim_not_supported", "area_exceeds_limit"]
+    # claimed, no polygon given: taken as stated
+    part, defs = _area(7.0, coterminous_with="school district")
+    assert part["passes"] is True
+    assert part["exception"]["symmetric_difference_share"] is None
+    assert defs == []
+
+
+# --------------------------------------------------------------------------- villages
+
+
+def test_existing_village_by_swis_and_overlap() -> None:
+    # 104401 is a village code (last two digits 01); 104489 and 104400 are not
+    part, defs = existing_village_check(
+        pd.Series(["104489", "104401", "104401", "104400"]), village_overlap_sq_mi=None
+    )
+    assert part["includes_existing_village"] is True
+    assert part["village_swis"] == ["104401"]
+    assert codes(defs) == ["includes_existing_village"]
+    assert "104401" in defs[0]["where"]
+    assert "2 roll record(s)" in defs[0]["message"]
+
+    part, defs = existing_village_check(pd.Series(["104489"]), village_overlap_sq_mi=0.0)
+    assert part["includes_existing_village"] is False
+    assert defs == []
+    part, defs = existing_village_check(pd.Series(["104489"]), village_overlap_sq_mi=0.01)
+    assert part["includes_existing_village"] is True
+    assert codes(defs) == ["includes_existing_village"]
+
+
+# --------------------------------------------------------------------------- population
+
+
+def _placement(
+    inside: list[bool], placed: list[bool] | None = None, addresses: list[str] | None = None
+) -> pd.DataFrame:
+    n = len(inside)
+    placed = placed if placed is not None else [True] * n
+    addresses = addresses if addresses is not None else [f"{i + 1} OAK ST" for i in range(n)]
+    return pd.DataFrame(
+        {
+            "parcel_key": [f"104489|{i}" if p else "" for i, p in enumerate(placed)],
+            "placed": placed,
+            "fraction": [
+                1.0 if i else (0.0 if p else np.nan) for i, p in zip(inside, placed, strict=True)
+            ],
+            "inside": inside,
+            "reason": ["" if p else "no_match" for p in placed],
+            "candidates": [1 if p else 0 for p in placed],
+            "address_norm": addresses,
+        }
+    )
+
+
+def _people(n: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    inh = pd.DataFrame(
+        {
+            "name": [f"Person {i}" for i in range(n)],
+            "address": [f"{i + 1} Oak St" for i in range(n)],
+            "town": ["Kinderhook"] * n,
+            "source_row": range(1, n + 1),
+        }
+    )
+    return inh, _placement([True] * n)
+
+
+@pytest.mark.parametrize(
+    ("n", "regime", "passes"),
+    [
+        (499, PRE, False),  # 499 < 500
+        (500, PRE, True),  # 500 >= 500
+        (1499, NEW, False),  # 1,499 < 1,500
+        (1500, NEW, True),  # 1,500 >= 1,500
+    ],
+)
+def test_population_minimum(n: int, regime: Any, passes: bool) -> None:
+    inh, pl = _people(n)
+    part, defs = population_check(inh, pl, regime=regime)
+    assert part["regular_inhabitants"] == n
+    assert part["minimum"] == regime.minimum_population
+    assert part["passes"] is passes
+    assert codes(defs) == ([] if passes else ["population_below_minimum"])
+
+
+def test_population_outside_duplicates_unplaced_minors() -> None:
+    inh = pd.DataFrame(
+        {
+            "name": [
+                "John Smith",  # 0 inside
+                "JOHN SMITH",  # 1 same person, same address -> duplicate
+                "Mary Jones",  # 2 outside
+                "Ann Lee",  # 3 unplaced
+                "Minor child 1",  # 4 inside
+                "Minor child 2",  # 5 inside, another child (label differs)
+                "Minor child 1",  # 6 same label, same address -> duplicate
+                "(minor)",  # 7 inside, another address
+                "",  # 8 no name
+            ],
+            "address": ["1 Oak St"] * 2
+            + ["2 Oak St", "9 Nowhere"]
+            + ["1 Oak St"] * 3
+            + ["3 Oak St", "1 Oak St"],
+            "town": ["K"] * 9,
+            "source_row": range(1, 10),
+        }
+    )
+    pl = _placement(
+        inside=[True, True, False, False, True, True, True, True, True],
+        placed=[True, True, True, False, True, True, True, True, True],
+        addresses=["1 OAK ST"] * 2
+        + ["2 OAK ST", "9 NOWHERE"]
+        + ["1 OAK ST"] * 3
+        + ["3 OAK ST", "1 OAK ST"],
+    )
+    sched = inhabitant_schedule(inh, pl)
+    assert sched["status"].tolist() == [
+        "inside",
+        "duplicate",
+        "outside",
+        "unplaced",
+        "inside",
+        "inside",
+        "duplicate",
+        "inside",
+        "no_name",
+    ]
+    part, defs = population_check(inh, pl, regime=PRE)
+    # inside: John Smith, Minor child 1, Minor child 2, (minor) = 4
+    assert part["regular_inhabitants"] == 4
+    assert part["duplicates"] == 2
+    assert part["outside"] == 1
+    assert part["unplaced"] == 1
+    assert part["without_name"] == 1
+    assert part["anonymised"] == 3
+    assert codes(defs) == ["population_below_minimum", "inhabitants_unplaced"]
+    assert defs[1]["where"] == "inhabitants rows 4"
+
+
+# --------------------------------------------------------------------------- designees
+
+
+def _designees(n: int) -> list[dict[str, str]]:
+    return [{"name": f"Jane Doe{i}", "address": f"{i + 1} Oak St", "town": "K"} for i in range(n)]
+
+
+def test_designees_two_of_three_inside_pass() -> None:
+    # 2 × 2 = 4 > 3
+    part, defs = designees_check(_designees(3), _placement([True, True, False]))
+    assert part == {"count": 3, "residing_in_territory": 2, "passes": True, "problems": []}
+    assert defs == []
+
+
+def test_designees_one_of_two_fails() -> None:
+    # 2 × 1 = 2, not > 2
+    part, defs = designees_check(_designees(2), _placement([True, False]))
+    assert part["passes"] is False
+    assert part["residing_in_territory"] == 1
+    assert codes(defs) == ["designees_invalid"]
+
+
+def test_designees_one_of_one_passes() -> None:
+    # 2 × 1 = 2 > 1
+    part, defs = designees_check(_designees(1), _placement([True]))
+    assert part["passes"] is True and defs == []
+
+
+def test_designees_count_and_full_names() -> None:
+    part, defs = designees_check([], _placement([]))
+    assert part["passes"] is False and codes(defs) == ["designees_invalid"]
+    part, _ = designees_check(_designees(4), _placement([True] * 4))
+    assert part["passes"] is False
+    bad = [
+        {"name": "Jane", "address": "1 Oak St", "town": "K"},
+        {"name": "John Roe Jr.", "address": "", "town": "K"},
+    ]
+    part, defs = designees_check(bad, _placement([True, True]))
+    assert part["passes"] is False
+    assert len(part["problems"]) == 2  # Jane: no last name; John Roe Jr.: no address
+    # an unplaced designee does not reside: 1 of 2 placed inside -> fails
+    part, _ = designees_check(_designees(2), _placement([True, False], placed=[True, False]))
+    assert part["residing_in_territory"] == 1 and part["passes"] is False
+
+
+# --------------------------------------------------------------------------- pages / lines
+
+
+def _pages() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "page": [1, 2, 3],
+            "basis": ["owners", "residents", "residents"],
+            "stated_signature_count": [2, 3, 1],
+        }
+    )
+
+
+def _signatures() -> pd.DataFrame:
+    # page 1: 2 lines (stated 2: ok); page 2: 2 lines (stated 3: mismatch);
+    # page 3: 1 line (ok); page 4: 1 line, no page record
+    return pd.DataFrame(
+        {
+            "page": [1, 1, 2, 2, 3, 4],
+            "line": [1, 2, 1, 2, 1, 1],
+            "name": ["A B", "C D", "E F", "G H", "I J", "K L"],
+            "address": ["1 Oak St", "", "3 Oak St", "  ", "5 Oak St", "6 Oak St"],
+            "credited_assessed_value": [1000.0, np.nan, np.nan, np.nan, np.nan, np.nan],
+        }
+    )
+
+
+def test_witness_count_mismatch_named_by_page() -> None:
+    part, defs = witness_count_check(_pages(), _signatures())
+    assert part["mismatched_pages"] == [2, 4]
+    assert [d["where"] for d in defs] == ["page 2", "page 4"]
+    assert codes(defs) == ["witness_count_mismatch"] * 2
+    assert part["pages"][1] == {"page": 2, "stated": 3, "lines": 2, "matches": False}
+
+
+def test_line_checks() -> None:
+    part, defs = line_checks(_signatures(), _pages())
+    # without address: 1:2 and 2:2 (blank); owner page 1 without value: line 1:2
+    assert part == {"lines": 6, "without_address": 2, "owner_lines_without_value": 1}
+    assert codes(defs) == ["line_without_address", "owner_page_without_value"]
+    assert defs[0]["where"] == "lines 1:2, 2:2"
+    assert defs[1]["where"] == "lines 1:2"
+
+
+# --------------------------------------------------------------------------- verdict
+
+
+def _summary(**over: Any) -> dict[str, Any]:
+    s: dict[str, Any] = {
+        "territory": {"includes_existing_village": False},
+        "owner_test": {"applies": False, "passes": None},
+        "resident_test": {"applies": True, "passes": True},
+        "population": {"passes": True},
+        "area": {"passes": True},
+        "designees": {"passes": True},
+        "deficiencies": [],
+    }
+    s.update(over)
+    return s
+
+
+def test_sufficiency() -> None:
+    assert sufficiency(_summary()) is True
+    # a deficiency remains
+    d = deficiency_for("witness_count_mismatch", "m", "page 2")
+    assert sufficiency(_summary(deficiencies=[d])) is False
+    # an alleged basis fails
+    assert sufficiency(_summary(owner_test={"applies": True, "passes": False})) is False
+    # no basis applies
+    assert sufficiency(_summary(resident_test={"applies": False, "passes": None})) is False
+    assert sufficiency(_summary(population={"passes": False})) is False
+    assert sufficiency(_summary(territory={"includes_existing_village": True})) is False

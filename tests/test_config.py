@@ -1,0 +1,191 @@
+"""The config: validated, paths relative to the file, unknown keys named with a suggestion."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.config import DEFAULT_VOTER_STATUSES, load_config
+from pipeline.errors import InputError
+
+MINIMAL = """
+[petition]
+name = "Village of Example"
+filed_on = 2023-06-01
+bases = ["owners"]
+
+[territory]
+boundary = "territory.geojson"
+crs = "EPSG:2260"
+
+[[towns]]
+swis = "104400"
+name = "Kinderhook"
+roll = "roll.csv"
+parcels = "parcels.gpkg"
+"""
+
+
+def _write(tmp_path: Path, text: str, files: tuple[str, ...] = ()) -> Path:
+    for name in ("territory.geojson", "roll.csv", "parcels.gpkg", *files):
+        (tmp_path / name).write_text("x")
+    path = tmp_path / "petition.toml"
+    path.write_text(text)
+    return path
+
+
+def test_minimal_config_resolves_paths_and_defaults(tmp_path: Path) -> None:
+    config = load_config(_write(tmp_path, MINIMAL))
+    assert config.territory.boundary == (tmp_path / "territory.geojson").resolve()
+    assert config.towns[0].roll == (tmp_path / "roll.csv").resolve()
+    assert config.policy.value_basis == "assessment_total"
+    assert config.policy.sliver_tolerance == 0.005
+    assert config.policy.voter_statuses == DEFAULT_VOTER_STATUSES
+    assert config.petition.regime == "auto"
+    resolved = config.resolved()
+    # paths in the manifest are relative to the config's folder
+    assert resolved["territory"]["boundary"] == "territory.geojson"
+    assert resolved["petition"]["filed_on"] == "2023-06-01"
+    assert resolved["policy"]["voter_statuses"] == list(DEFAULT_VOTER_STATUSES)
+
+
+def test_paths_relative_to_the_config_not_the_cwd(tmp_path: Path, monkeypatch) -> None:
+    sub = tmp_path / "petition"
+    sub.mkdir()
+    path = _write(sub, MINIMAL)
+    monkeypatch.chdir(tmp_path)
+    config = load_config(Path("petition") / path.name)
+    assert config.towns[0].parcels == (sub / "parcels.gpkg").resolve()
+
+
+@pytest.mark.parametrize(
+    ("bad", "expected"),
+    [
+        ('bondary = "x"', "unknown key 'bondary' in [territory]; did you mean 'boundary'?"),
+        ("crss = 1", "did you mean 'crs'?"),
+    ],
+)
+def test_unknown_key_is_named_with_nearest(tmp_path: Path, bad: str, expected: str) -> None:
+    text = MINIMAL.replace('crs = "EPSG:2260"', f'crs = "EPSG:2260"\n{bad}')
+    with pytest.raises(InputError) as err:
+        load_config(_write(tmp_path, text))
+    assert expected in str(err.value)
+    assert "petition.toml" in str(err.value)
+
+
+def test_unknown_key_in_a_town_table(tmp_path: Path) -> None:
+    text = MINIMAL + "equalisation_rate = 60.0\n"
+    with pytest.raises(InputError) as err:
+        load_config(_write(tmp_path, text))
+    assert "unknown key 'equalisation_rate' in [[towns]] #1" in str(err.value)
+    assert "did you mean 'equalization_rate'?" in str(err.value)
+
+
+def test_unknown_section(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"unknown section \[polcy\]; did you mean 'policy'\?"):
+        load_config(_write(tmp_path, MINIMAL + "[polcy]\nvalue_basis = 'x'\n"))
+
+
+def test_wrong_type_names_the_key(tmp_path: Path) -> None:
+    text = MINIMAL.replace("2023-06-01", '"first of June"')
+    with pytest.raises(InputError) as err:
+        load_config(_write(tmp_path, text))
+    assert "column 'petition.filed_on'" in str(err.value)
+
+
+def test_bad_basis_and_bad_swis(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"petition\.bases"):
+        load_config(_write(tmp_path, MINIMAL.replace('["owners"]', '["landlords"]')))
+    with pytest.raises(InputError, match=r"towns\.0\.swis"):
+        load_config(_write(tmp_path, MINIMAL.replace('"104400"', '"1044"')))
+
+
+def test_missing_input_file_names_the_key(tmp_path: Path) -> None:
+    path = _write(tmp_path, MINIMAL)
+    (tmp_path / "roll.csv").unlink()
+    with pytest.raises(InputError) as err:
+        load_config(path)
+    assert "column 'towns.104400.roll'" in str(err.value)
+    assert "roll.csv does not exist" in str(err.value)
+
+
+def test_missing_config_and_bad_toml(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="config file not found"):
+        load_config(tmp_path / "nope.toml")
+    with pytest.raises(InputError, match="not valid TOML"):
+        load_config(_write(tmp_path, MINIMAL + "[petition\n"))
+
+
+def test_contract_example_config_is_accepted(tmp_path: Path) -> None:
+    """Every key of the contract's config example is valid."""
+    text = """
+[petition]
+name = "Village of Example"
+filed_on = 2023-06-01
+bases = ["owners", "residents"]
+regime = "auto"
+
+[territory]
+boundary = "territory.geojson"
+crs = "EPSG:2260"
+coterminous_with = "fire district"
+district = "district.geojson"
+
+[[towns]]
+swis = "104400"
+name = "Kinderhook"
+roll = "roll.csv"
+parcels = "parcels.gpkg"
+boundary = "town.geojson"
+equalization_rate = 60.0
+
+[equalization]
+rates = "rates.csv"
+
+[signers]
+pages = "pages.csv"
+signatures = "signatures.csv"
+
+[voters]
+file = "voters.csv"
+
+[inhabitants]
+file = "inhabitants.csv"
+
+[[designees]]
+name = "Jane Q. Public"
+address = "12 Oak St"
+town = "Kinderhook"
+
+[overrides]
+apportionment = "apportionment.csv"
+ownership = "ownership.csv"
+matches = "matches.csv"
+
+[policy]
+value_basis = "assessment_total"
+sliver_tolerance = 0.005
+voter_statuses = ["A", "AM", "AF", "AP", "AU", "I"]
+
+[output]
+dir = "out"
+"""
+    files = (
+        "district.geojson",
+        "town.geojson",
+        "rates.csv",
+        "pages.csv",
+        "signatures.csv",
+        "voters.csv",
+        "inhabitants.csv",
+        "apportionment.csv",
+        "ownership.csv",
+        "matches.csv",
+    )
+    config = load_config(_write(tmp_path, text, files))
+    assert config.towns[0].equalization_rate == 60.0
+    assert config.designees[0].name == "Jane Q. Public"
+    # territory boundary + district (2) + roll, parcels, town boundary (3)
+    # + rates, pages, signatures, voters, inhabitants, 3 overrides (8) = 13 files
+    assert len(config.input_files()) == 13

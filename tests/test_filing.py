@@ -1,0 +1,61 @@
+"""Filing plan (§ 2-202.1.f) and the regimes (rules.md § 8)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from pipeline.errors import InputError
+from pipeline.law import REGIMES, filing_plan, regime_for
+
+
+def test_one_town() -> None:
+    assert filing_plan({"104400": 1.2}) == {
+        "original_with": "104400",
+        "copies_with": [],
+        "deposit_per_supervisor": 6000,
+        "deposit_total": 6000,  # 6,000 x 1 town
+    }
+
+
+def test_three_towns_greatest_part_gets_the_original() -> None:
+    plan = filing_plan({"104400": 0.4, "104600": 1.1, "104200": 0.2})
+    assert plan["original_with"] == "104600"  # 1.1 sq mi, the greatest part
+    assert plan["copies_with"] == ["104200", "104400"]  # the others, sorted
+    assert plan["deposit_total"] == 18_000  # 6,000 x 3 supervisors
+
+
+def test_tie_goes_to_the_lowest_swis() -> None:
+    plan = filing_plan({"104600": 0.5, "104400": 0.5})
+    assert plan["original_with"] == "104400"
+    assert plan["copies_with"] == ["104600"]
+
+
+def test_no_town_is_an_error() -> None:
+    with pytest.raises(ValueError):
+        filing_plan({})
+
+
+@pytest.mark.parametrize(
+    ("filed", "name"),
+    [
+        (date(2023, 6, 1), "2-202-pre-2024"),
+        (date(2023, 12, 31), "2-202-pre-2024"),
+        (date(2024, 1, 1), "2024"),
+        (date(2025, 3, 1), "2024"),
+    ],
+)
+def test_regime_by_date(filed: date, name: str) -> None:
+    assert regime_for(filed).name == name
+
+
+def test_regimes() -> None:
+    old, new = REGIMES["2-202-pre-2024"], REGIMES["2024"]
+    assert old.owner_basis_allowed and old.minimum_population == 500
+    assert not new.owner_basis_allowed and new.minimum_population == 1500
+    assert (old.resident_percent, old.owner_percent, old.area_limit_sq_mi) == (20, 50, 5.0)
+    # a stated regime wins over the date
+    assert regime_for(date(2025, 1, 1), "2-202-pre-2024") is old
+    with pytest.raises(InputError):
+        regime_for(date(2025, 1, 1), "1972")

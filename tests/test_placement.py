@@ -1,0 +1,128 @@
+"""Placing addresses on parcels by exact normalised situs address."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pipeline.people.placement import place_addresses, situs_addresses
+
+
+def _roll() -> pd.DataFrame:
+    # four parcels: A (12 Oak Street), B (14 Oak Street, straddles the boundary),
+    # C and D (two records with the same situs 20 Elm Ave: ambiguous),
+    # E (no situs address at all)
+    return pd.DataFrame(
+        {
+            "parcel_key": ["104489|1", "104489|2", "104489|3", "104489|4", "104489|5"],
+            "parcel_address_number": ["12", "14", "20", "20", ""],
+            "parcel_address_street": ["Oak", "OAK", "Elm", "Elm", ""],
+            "parcel_address_suff": ["Street", "St", "Ave", "Avenue", ""],
+        }
+    )
+
+
+def _fractions() -> pd.Series:
+    # A wholly inside; B exactly half inside; C/D inside; parcel 5 not listed
+    return pd.Series({"104489|1": 1.0, "104489|2": 0.5, "104489|3": 1.0, "104489|4": 1.0})
+
+
+def test_situs_addresses_normalised() -> None:
+    s = situs_addresses(_roll())
+    assert list(s.columns) == ["parcel_key", "address_norm"]
+    assert s["address_norm"].tolist() == ["12 OAK ST", "14 OAK ST", "20 ELM AVE", "20 ELM AVE", ""]
+
+
+def test_apartment_units_share_the_parcel() -> None:
+    addresses = pd.Series(["12 Oak Street Apt 3", "12 OAK ST #2", "12 Oak St Unit B", "12 oak st."])
+    p = place_addresses(addresses, situs=situs_addresses(_roll()), fractions=_fractions())
+    assert p["parcel_key"].tolist() == ["104489|1"] * 4
+    assert p["placed"].all()
+    assert p["inside"].all()
+
+
+def test_fraction_exactly_threshold_is_inside() -> None:
+    # parcel 2 has fraction 0.5 = threshold 0.5 -> inside (0.5 >= 0.5)
+    p = place_addresses(
+        pd.Series(["14 Oak Street"]), situs=situs_addresses(_roll()), fractions=_fractions()
+    )
+    assert p.loc[0, "fraction"] == 0.5
+    assert bool(p.loc[0, "inside"])
+    # with a threshold a hair above, 0.5 < 0.5000001 -> outside, still placed
+    p2 = place_addresses(
+        pd.Series(["14 Oak Street"]),
+        situs=situs_addresses(_roll()),
+        fractions=_fractions(),
+        threshold=0.5000001,
+    )
+    assert bool(p2.loc[0, "placed"]) and not bool(p2.loc[0, "inside"])
+
+
+def test_unplaced_reasons_and_outside() -> None:
+    addresses = pd.Series(
+        ["20 Elm Ave", "99 Nowhere Rd", "", None, "12 Oak St"], index=[10, 11, 12, 13, 14]
+    )
+    fractions = _fractions().drop("104489|1")  # parcel 1 not in the territory at all
+    p = place_addresses(addresses, situs=situs_addresses(_roll()), fractions=fractions)
+    assert p.index.tolist() == [10, 11, 12, 13, 14]
+    assert p["reason"].tolist() == ["ambiguous", "no_match", "no_address", "no_address", ""]
+    assert p["candidates"].tolist() == [2, 0, 0, 0, 1]
+    assert p["placed"].tolist() == [False, False, False, False, True]
+    assert p["parcel_key"].tolist() == ["", "", "", "", "104489|1"]
+    # placed on a parcel that has no fraction -> fraction 0, outside
+    assert p.loc[14, "fraction"] == 0.0
+    assert not p["inside"].any()
+    assert p.loc[[10, 11, 12, 13], "fraction"].isna().all()
+
+
+def test_no_guessing_on_near_misses() -> None:
+    # 12A is not 12, Oak Rd is not Oak St: exact only
+    p = place_addresses(
+        pd.Series(["12A Oak St", "12 Oak Rd", "13 Oak St"]),
+        situs=situs_addresses(_roll()),
+        fractions=_fractions(),
+    )
+    assert not p["placed"].any()
+
+
+def test_same_parcel_two_records_not_ambiguous() -> None:
+    # a parcel with two roll records and one situs is one candidate, not two
+    roll = pd.concat([_roll(), _roll().iloc[[0]]], ignore_index=True)
+    p = place_addresses(
+        pd.Series(["12 Oak St"]), situs=situs_addresses(roll), fractions=_fractions()
+    )
+    assert bool(p.loc[0, "placed"])
+    assert p.loc[0, "candidates"] == 1
+
+
+def test_duplicate_fractions_rejected() -> None:
+    fr = pd.concat([_fractions(), pd.Series({"104489|1": 0.2})])
+    with pytest.raises(ValueError, match="more than once"):
+        place_addresses(pd.Series(["12 Oak St"]), situs=situs_addresses(_roll()), fractions=fr)
+
+
+def test_vectorised_speed() -> None:
+    # 150,000 addresses against 50,000 parcels (about 7,500 distinct voter
+    # addresses; units repeat): the lookup itself must be fast
+    n = 50_000
+    roll = pd.DataFrame(
+        {
+            "parcel_key": [f"104489|{i}" for i in range(n)],
+            "parcel_address_number": [str(i % 100 + 1) for i in range(n)],
+            "parcel_address_street": [f"Street{i // 100}" for i in range(n)],
+            "parcel_address_suff": ["Road"] * n,
+        }
+    )
+    situs = situs_addresses(roll)
+    rng = np.random.default_rng(1)
+    picks = rng.integers(0, 7_500, 150_000)
+    addresses = pd.Series([f"{i % 100 + 1} Street{i // 100} Rd" for i in picks])
+    fractions = pd.Series(1.0, index=roll["parcel_key"])
+    t0 = time.perf_counter()
+    p = place_addresses(addresses, situs=situs, fractions=fractions)
+    elapsed = time.perf_counter() - t0
+    assert p["inside"].all()
+    assert elapsed < 5.0

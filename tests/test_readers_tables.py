@@ -1,0 +1,337 @@
+"""Readers of rates, pages, signatures, inhabitants, overrides and match decisions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pipeline.errors import InputError
+from pipeline.frames import (
+    APPORTIONMENT_OVERRIDE_COLUMNS,
+    INHABITANT_COLUMNS,
+    MATCH_DECISION_COLUMNS,
+    OWNERSHIP_OVERRIDE_COLUMNS,
+    PAGE_COLUMNS,
+    RATE_COLUMNS,
+    SIGNATURE_COLUMNS,
+)
+from pipeline.io import (
+    check_signatures_against_pages,
+    read_apportionment_overrides,
+    read_inhabitants,
+    read_match_decisions,
+    read_ownership_overrides,
+    read_pages,
+    read_rates,
+    read_signatures,
+)
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+# ---------------------------------------------------------------------- rates
+
+
+def test_rates(tmp_path: Path) -> None:
+    p = write(
+        tmp_path,
+        "rates.csv",
+        "swis_code,rate_year,equalization_rate\n104400,2023,60.5\n104400,2024,\n192200,2024,3.25\n",
+    )
+    rates = read_rates(p)
+    assert tuple(rates.columns) == RATE_COLUMNS
+    assert rates["rate_year"].tolist() == [2023, 2024, 2024]
+    assert rates["equalization_rate"].iloc[0] == 60.5
+    assert np.isnan(rates["equalization_rate"].iloc[1])  # blank = not final, kept
+    assert rates["source_row"].tolist() == [1, 2, 3]
+
+
+def test_rates_data_ny_gov_export(tmp_path: Path) -> None:
+    p = write(
+        tmp_path,
+        "rates.csv",
+        "Rate Year,Swis Code,Type,County Name,Municipality Name,Village Name,Equalization Rate\n"
+        "2024,104400,Town,Columbia,Kinderhook,,60.00\n2024,104401,Village,Columbia,Kinderhook,"
+        "Kinderhook,112.5\n",
+    )
+    rates = read_rates(p)
+    assert rates["swis_code"].tolist() == ["104400", "104401"]
+    assert rates["equalization_rate"].tolist() == [60.0, 112.5]  # above 100 is allowed
+
+
+@pytest.mark.parametrize(
+    ("rate", "fragment"),
+    [
+        ("0", "greater than 0"),
+        ("-5", "greater than 0"),
+        ("1001", "at most"),
+        ("sixty", "not a number"),
+    ],
+)
+def test_bad_rate(tmp_path: Path, rate: str, fragment: str) -> None:
+    p = write(tmp_path, "rates.csv", f"swis_code,rate_year,equalization_rate\n104400,2024,{rate}\n")
+    with pytest.raises(InputError) as exc:
+        read_rates(p)
+    assert exc.value.row == 1 and exc.value.column == "equalization_rate"
+    assert fragment in exc.value.message and "rates.csv" in exc.value.message
+
+
+def test_rates_duplicate(tmp_path: Path) -> None:
+    p = write(
+        tmp_path,
+        "rates.csv",
+        "swis_code,rate_year,equalization_rate\n104400,2024,60\n104489,2024,60\n104400,2024,61\n",
+    )
+    with pytest.raises(InputError) as exc:
+        read_rates(p)
+    assert exc.value.row == 3 and "rows 1, 3" in exc.value.message
+
+
+def test_rates_missing_column_and_file(tmp_path: Path) -> None:
+    with pytest.raises(InputError) as exc:
+        read_rates(write(tmp_path, "rates.csv", "swis_code,rate_year\n104400,2024\n"))
+    assert exc.value.column == "equalization_rate"
+    with pytest.raises(InputError, match="not found"):
+        read_rates(tmp_path / "none.csv")
+    with pytest.raises(InputError, match="empty"):
+        read_rates(write(tmp_path, "empty.csv", "\n"))
+
+
+# ----------------------------------------------------------------------- pages
+
+PAGES = (
+    "page,basis,witness_name,witness_address,stated_signature_count,sworn_on\n"
+    "1,owners,Ann Lee,1 Main St,10,2023-05-01\n"
+    "2,Residents,Bob Roe,2 Main St,3,5/2/2023\n"
+    "3,residents,Cy Doe,3 Main St,0,\n"
+)
+
+
+def test_pages(tmp_path: Path) -> None:
+    pages = read_pages(write(tmp_path, "pages.csv", PAGES))
+    assert tuple(pages.columns) == PAGE_COLUMNS
+    assert pages["basis"].tolist() == ["owners", "residents", "residents"]
+    assert pages["sworn_on"].tolist() == ["2023-05-01", "2023-05-02", ""]
+    assert pages["stated_signature_count"].tolist() == [10, 3, 0]
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "fragment"),
+    [
+        ("4,owners,A,B,1,2023-02-30", "sworn_on", "not a valid date"),
+        ("4,owners,A,B,1,yesterday", "sworn_on", "not a date"),
+        ("4,tenants,A,B,1,", "basis", "is not one of"),
+        ("4x,owners,A,B,1,", "page", "not a whole number"),
+        ("4,owners,A,B,1.5,", "stated_signature_count", "not a whole number"),
+        ("1,owners,A,B,1,", "page", "duplicate page 1"),
+    ],
+)
+def test_bad_pages(tmp_path: Path, line: str, column: str, fragment: str) -> None:
+    with pytest.raises(InputError) as exc:
+        read_pages(write(tmp_path, "pages.csv", PAGES + line + "\n"))
+    assert (exc.value.row, exc.value.column) == (4, column)
+    assert fragment in exc.value.message
+    assert f"pages.csv, row 4, column '{column}'" in exc.value.message
+
+
+# ------------------------------------------------------------------ signatures
+
+SIGS = (
+    "page,line,name,address,town,signed_on,signing_for,credited_assessed_value\n"
+    "1,1,Jonah Carver,55 Sunset Ave,Kinderhook,2023-04-01,,\n"
+    "1,2,Krista Samson,55 Sunset Ave,Kinderhook,2023-04-01,Example Holdings LLC,260000\n"
+    "2,1,Ann Lee,1 Main St,Kinderhook,,,\n"
+)
+
+
+def test_signatures(tmp_path: Path) -> None:
+    sigs = read_signatures(write(tmp_path, "signatures.csv", SIGS))
+    assert tuple(sigs.columns) == SIGNATURE_COLUMNS
+    assert sigs["line"].tolist() == [1, 2, 1]
+    assert sigs["signing_for"].tolist() == ["", "Example Holdings LLC", ""]
+    assert np.isnan(sigs["credited_assessed_value"].iloc[0])
+    assert sigs["credited_assessed_value"].iloc[1] == 260000.0
+
+
+def test_signatures_optional_columns(tmp_path: Path) -> None:
+    sigs = read_signatures(write(tmp_path, "s.csv", "page,line,name,address\n1,1,A,B\n"))
+    assert sigs["town"].tolist() == [""] and sigs["signed_on"].tolist() == [""]
+
+
+def test_signature_duplicate_line(tmp_path: Path) -> None:
+    with pytest.raises(InputError) as exc:
+        read_signatures(write(tmp_path, "signatures.csv", SIGS + "1,2,Z,Y,Kinderhook,,,\n"))
+    assert (exc.value.row, exc.value.column) == (4, "line")
+    assert "rows 2, 4" in exc.value.message
+
+
+def test_signature_bad_value(tmp_path: Path) -> None:
+    with pytest.raises(InputError) as exc:
+        read_signatures(write(tmp_path, "signatures.csv", SIGS + "2,2,Z,Y,K,,,12a\n"))
+    assert (exc.value.row, exc.value.column) == (4, "credited_assessed_value")
+
+
+def test_signatures_against_pages(tmp_path: Path) -> None:
+    pages = read_pages(write(tmp_path, "pages.csv", PAGES))
+    sigs = read_signatures(write(tmp_path, "signatures.csv", SIGS + "7,1,Z,Y,K,,,\n"))
+    with pytest.raises(InputError) as exc:
+        check_signatures_against_pages(sigs, pages, file=tmp_path / "signatures.csv")
+    assert (exc.value.row, exc.value.column) == (4, "page")
+    assert "page 7" in exc.value.message and "signatures.csv" in exc.value.message
+    check_signatures_against_pages(sigs.iloc[:3], pages, file="signatures.csv")  # no error
+
+
+# ----------------------------------------------------------------- inhabitants
+
+
+def test_inhabitants(tmp_path: Path) -> None:
+    p = write(tmp_path, "inh.csv", "name,address,town\nAnn Lee, 1 Main St ,Kinderhook\n")
+    inh = read_inhabitants(p)
+    assert tuple(inh.columns) == INHABITANT_COLUMNS
+    assert inh["address"].tolist() == ["1 Main St"]
+
+
+def test_inhabitants_blank_name(tmp_path: Path) -> None:
+    p = write(tmp_path, "inh.csv", "name,address,town\nAnn Lee,1 Main St,K\n,2 Main St,K\n")
+    with pytest.raises(InputError) as exc:
+        read_inhabitants(p)
+    assert (exc.value.row, exc.value.column) == (2, "name")
+
+
+def test_inhabitants_wrong_encoding(tmp_path: Path) -> None:
+    p = tmp_path / "inh.csv"
+    p.write_bytes("name,address,town\nJosé Núñez,1 Main St,K\n".encode("cp1252"))
+    with pytest.raises(InputError) as exc:
+        read_inhabitants(p)
+    assert "UTF-8" in exc.value.message and exc.value.row == 1
+
+
+# ------------------------------------------------------------------- overrides
+
+
+def test_apportionment_overrides(tmp_path: Path) -> None:
+    p = write(
+        tmp_path,
+        "app.csv",
+        "swis_code,print_key_code,fraction_in_territory,value_in_territory,note\n"
+        "104401,043.011-0001-002.000,0.25,,assessor letter\n104489,5-1-1,,12000,\n",
+    )
+    ov = read_apportionment_overrides(p)
+    assert tuple(ov.columns) == APPORTIONMENT_OVERRIDE_COLUMNS
+    assert ov["parcel_key"].tolist() == ["104401|43.11-1-2", "104489|5-1-1"]
+    assert ov["fraction_in_territory"].iloc[0] == 0.25
+    assert np.isnan(ov["fraction_in_territory"].iloc[1])
+    assert ov["value_in_territory"].iloc[1] == 12000.0
+
+
+def test_apportionment_only_one_value_column(tmp_path: Path) -> None:
+    p = write(
+        tmp_path, "app.csv", "swis_code,print_key_code,fraction_in_territory\n104401,1-1-1,1\n"
+    )
+    assert np.isnan(read_apportionment_overrides(p)["value_in_territory"].iloc[0])
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "fragment"),
+    [
+        ("104401,1-1-2,0.5,100", "value_in_territory", "not both"),
+        ("104401,1-1-2,,", "fraction_in_territory", "give fraction"),
+        ("104401,1-1-2,1.5,", "fraction_in_territory", "at most 1"),
+        ("104401,1-1-2,,-1", "value_in_territory", "at least 0"),
+        ("104401,1-1-1.0,0.5,", "print_key_code", "duplicate parcel 104401|1-1-1"),
+        ("10440,1-1-2,0.5,", "swis_code", "6 digits"),
+    ],
+)
+def test_bad_apportionment(tmp_path: Path, line: str, column: str, fragment: str) -> None:
+    p = write(
+        tmp_path,
+        "app.csv",
+        "swis_code,print_key_code,fraction_in_territory,value_in_territory\n"
+        f"104401,1-1-1,0.5,\n{line}\n",
+    )
+    with pytest.raises(InputError) as exc:
+        read_apportionment_overrides(p)
+    assert (exc.value.row, exc.value.column) == (2, column)
+    assert fragment in exc.value.message
+
+
+def test_apportionment_needs_a_value_column(tmp_path: Path) -> None:
+    p = write(tmp_path, "app.csv", "swis_code,print_key_code,note\n104401,1-1-1,x\n")
+    with pytest.raises(InputError, match="fraction_in_territory"):
+        read_apportionment_overrides(p)
+
+
+def test_ownership_overrides(tmp_path: Path) -> None:
+    p = write(
+        tmp_path,
+        "own.csv",
+        "swis_code,print_key_code,owner_count,owners,note\n"
+        "104401,43.11-1-2,3,Jonah Carver; Krista Samson ;,deed\n104401,43.11-1-3,1,,\n",
+    )
+    ov = read_ownership_overrides(p)
+    assert tuple(ov.columns) == OWNERSHIP_OVERRIDE_COLUMNS
+    assert ov["owners"].iloc[0] == ("Jonah Carver", "Krista Samson")
+    assert ov["owners"].iloc[1] == ()
+    assert ov["owner_count"].tolist() == [3, 1]
+
+
+@pytest.mark.parametrize(
+    ("line", "column"),
+    [
+        ("104401,1-1-2,0,", "owner_count"),
+        ("104401,1-1-2,two,", "owner_count"),
+        ("104401,1-1-2,1,A;B", "owners"),
+        ("104401,01-1-1,2,", "print_key_code"),
+    ],
+)
+def test_bad_ownership(tmp_path: Path, line: str, column: str) -> None:
+    p = write(
+        tmp_path,
+        "own.csv",
+        f"swis_code,print_key_code,owner_count,owners\n104401,1-1-1,1,\n{line}\n",
+    )
+    with pytest.raises(InputError) as exc:
+        read_ownership_overrides(p)
+    assert (exc.value.row, exc.value.column) == (2, column)
+
+
+# -------------------------------------------------------------- match decisions
+
+MATCHES = (
+    "page,line,decision,swis_code,print_key_code,SBOEID,note\n"
+    "1,1,accept,104401,043.011-0001-002.000,,same person\n"
+    "1,1,accept,104401,43.11-1-3,,second parcel\n"
+    "2,4,Accept,,,NY000000000012345678,\n"
+    "2,5,reject,,,,not the voter\n"
+)
+
+
+def test_match_decisions(tmp_path: Path) -> None:
+    md = read_match_decisions(write(tmp_path, "matches.csv", MATCHES))
+    assert tuple(md.columns) == MATCH_DECISION_COLUMNS
+    assert md["parcel_key"].tolist() == ["104401|43.11-1-2", "104401|43.11-1-3", "", ""]
+    assert md["decision"].tolist() == ["accept", "accept", "accept", "reject"]
+    assert md["SBOEID"].iloc[2] == "NY000000000012345678"
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "fragment"),
+    [
+        ("3,1,accept,,,,", "decision", "must name a parcel"),
+        ("3,1,maybe,,,,", "decision", "is not one of"),
+        ("3,1,accept,104401,,,", "print_key_code", "without print_key_code"),
+        ("3,1,accept,104401,1-1-1,NY1,", "SBOEID", "not both"),
+        ("1,1,reject,104401,43.11-1-2,,", "decision", "duplicate"),
+    ],
+)
+def test_bad_match_decisions(tmp_path: Path, line: str, column: str, fragment: str) -> None:
+    with pytest.raises(InputError) as exc:
+        read_match_decisions(write(tmp_path, "matches.csv", MATCHES + line + "\n"))
+    assert (exc.value.row, exc.value.column) == (5, column)
+    assert fragment in exc.value.message

@@ -1,0 +1,148 @@
+"""The BOE voter file reader."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from pipeline.errors import InputError
+from pipeline.frames import VOTER_COLUMNS
+from pipeline.io import read_voters
+from pipeline.io._voters import BOE_FIELDS_45, BOE_FIELDS_47
+
+
+def record(fields: tuple[str, ...], **values: str) -> dict[str, str]:
+    rec = {f: "" for f in fields}
+    rec.update(values)
+    return rec
+
+
+def boe_line(fields: tuple[str, ...], rec: dict[str, str]) -> str:
+    return ",".join(f'"{rec[f]}"' for f in fields)
+
+
+ANNA = {
+    "LASTNAME": "MUÑOZ",
+    "FIRSTNAME": "ANNA",
+    "RADDNUMBER": "12",
+    "RSTREETNAME": "OAK ST",
+    "RCITY": "KINDERHOOK",
+    "RZIP5": "12106",
+    "DOB": "19800101",
+    "STATUS": "A",
+    "SBOEID": "NY000000000000000001",
+    "TOWNCITY": "KINDERHOOK",
+    "ED": "001",
+    "RAPARTMENTTYPE": "APT",
+    "RAPARTMENT": "2",
+    "VOTERHISTORY": "2022 GE;2020 GE",
+}
+BEN = {
+    "LASTNAME": "ROE",
+    "FIRSTNAME": "BEN",
+    "STATUS": "I",
+    "SBOEID": "NY000000000000000002",
+    "PREVADDRESS": "1 ELM ST",
+}
+
+
+def write_boe(tmp_path: Path, fields: tuple[str, ...], recs: list[dict[str, str]]) -> Path:
+    p = tmp_path / "voters.txt"
+    lines = [
+        boe_line(fields, record(fields, **{k: v for k, v in r.items() if k in fields}))
+        for r in recs
+    ]
+    p.write_bytes(("\r\n".join(lines) + "\r\n").encode("latin-1"))
+    return p
+
+
+def test_headerless_47(tmp_path: Path) -> None:
+    voters = read_voters(write_boe(tmp_path, BOE_FIELDS_47, [ANNA, BEN]))
+    assert tuple(voters.columns) == VOTER_COLUMNS
+    assert "DOB" not in voters.columns and "VOTERHISTORY" not in voters.columns
+    assert voters["LASTNAME"].tolist() == ["MUÑOZ", "ROE"]  # Latin-1 decoded
+    assert voters["RAPARTMENTTYPE"].tolist() == ["APT", ""]
+    assert voters["STATUS"].tolist() == ["A", "I"]
+    assert voters["source_row"].tolist() == [1, 2]
+
+
+def test_headerless_45(tmp_path: Path) -> None:
+    voters = read_voters(write_boe(tmp_path, BOE_FIELDS_45, [ANNA, BEN]))
+    assert voters["RAPARTMENTTYPE"].tolist() == ["", ""]  # absent from the older layout
+    assert voters["RADDRNONSTD"].tolist() == ["", ""]
+    assert voters["RAPARTMENT"].tolist() == ["2", ""]
+    assert voters["SBOEID"].tolist() == ["NY000000000000000001", "NY000000000000000002"]
+
+
+def test_with_header(tmp_path: Path) -> None:
+    p = tmp_path / "voters.csv"
+    p.write_text(
+        "SBOEID,LASTNAME,FIRSTNAME,STATUS,DOB,RSTREETNAME\n"
+        "NY1,Muñoz,Anna,A,19800101,Oak St\nNY2,Roe,Ben,I,19700101,Elm St\n",
+        encoding="utf-8",
+    )
+    voters = read_voters(p)
+    assert tuple(voters.columns) == VOTER_COLUMNS
+    assert voters["LASTNAME"].tolist() == ["Muñoz", "Roe"]
+    assert voters["RCITY"].tolist() == ["", ""]
+
+
+def test_wrong_field_count(tmp_path: Path) -> None:
+    p = tmp_path / "voters.txt"
+    good = boe_line(BOE_FIELDS_47, record(BOE_FIELDS_47, SBOEID="NY1"))
+    bad = boe_line(BOE_FIELDS_47[:46], record(BOE_FIELDS_47, SBOEID="NY2"))
+    p.write_text(f"{good}\n{good.replace('NY1', 'NY3')}\n{bad}\n", encoding="latin-1")
+    with pytest.raises(InputError) as exc:
+        read_voters(p)
+    assert exc.value.row == 3 and "46 fields" in exc.value.message
+    assert "voters.txt, row 3" in exc.value.message
+
+
+def test_unknown_layout(tmp_path: Path) -> None:
+    p = tmp_path / "voters.txt"
+    p.write_text('"a","b","c"\n', encoding="latin-1")
+    with pytest.raises(InputError) as exc:
+        read_voters(p)
+    assert exc.value.row == 1 and "3 fields" in exc.value.message
+
+
+def test_duplicate_and_missing_sboeid(tmp_path: Path) -> None:
+    with pytest.raises(InputError) as exc:
+        read_voters(write_boe(tmp_path, BOE_FIELDS_47, [ANNA, BEN, ANNA]))
+    assert (exc.value.row, exc.value.column) == (3, "SBOEID")
+    assert "rows 1, 3" in exc.value.message
+    with pytest.raises(InputError) as exc:
+        read_voters(write_boe(tmp_path, BOE_FIELDS_47, [ANNA, {**BEN, "SBOEID": ""}]))
+    assert (exc.value.row, exc.value.column) == (2, "SBOEID")
+
+
+def test_missing_and_empty(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="not found"):
+        read_voters(tmp_path / "none.txt")
+    (tmp_path / "e.txt").write_text("")
+    with pytest.raises(InputError, match="empty"):
+        read_voters(tmp_path / "e.txt")
+
+
+def test_header_missing_required(tmp_path: Path) -> None:
+    p = tmp_path / "voters.csv"
+    p.write_text("SBOEID,LASTNAME,FIRSTNAME\nNY1,A,B\n")
+    with pytest.raises(InputError) as exc:
+        read_voters(p)
+    assert exc.value.column == "STATUS"
+
+
+@pytest.mark.slow
+def test_150k_voters_fast(tmp_path: Path) -> None:
+    rec = record(BOE_FIELDS_47, **{k: v for k, v in ANNA.items()})
+    template = boe_line(BOE_FIELDS_47, {**rec, "SBOEID": "{}"}) + "\r\n"
+    p = tmp_path / "voters.txt"
+    body = "".join(template.format(f"NY{i:018d}") for i in range(150_000))
+    p.write_bytes(body.encode("latin-1"))
+    start = time.perf_counter()
+    voters = read_voters(p)
+    elapsed = time.perf_counter() - start
+    assert len(voters) == 150_000
+    assert elapsed < 3.0, elapsed

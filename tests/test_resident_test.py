@@ -1,0 +1,293 @@
+"""The resident test of § 2-202.1.a(1), exact-address form, with hand-worked numbers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from pipeline.frames import VOTER_COLUMNS
+from pipeline.law.regimes import REGIMES
+from pipeline.people.placement import place_addresses, situs_addresses
+from pipeline.people.voters import (
+    qualified_voters,
+    resident_test,
+    signer_name_key,
+    voter_addresses,
+)
+
+PRE = REGIMES["2-202-pre-2024"]
+STATUSES = ["A", "AM", "AF", "AP", "AU", "I"]
+
+# Parcels: 1 "12 Oak St" wholly inside; 2 "14 Oak St" straddles with exactly 0.5
+# inside; 3 "30 Elm Ave" outside (fraction 0.2); "50 Main St" is on no parcel.
+ROLL = pd.DataFrame(
+    {
+        "parcel_key": ["104489|1", "104489|2", "104489|3"],
+        "parcel_address_number": ["12", "14", "30"],
+        "parcel_address_street": ["Oak", "Oak", "Elm"],
+        "parcel_address_suff": ["Street", "St", "Ave"],
+    }
+)
+FRACTIONS = pd.Series({"104489|1": 1.0, "104489|2": 0.5, "104489|3": 0.2})
+
+
+def voter(
+    sboeid: str, first: str, last: str, number: str, street: str, **kw: str
+) -> dict[str, Any]:
+    row: dict[str, Any] = dict.fromkeys(VOTER_COLUMNS, "")
+    row.update(
+        SBOEID=sboeid,
+        FIRSTNAME=first,
+        LASTNAME=last,
+        RADDNUMBER=number,
+        RSTREETNAME=street,
+        STATUS="A",
+        source_row=0,
+    )
+    row.update(kw)
+    return row
+
+
+def place(voters: pd.DataFrame) -> pd.DataFrame:
+    return place_addresses(
+        voter_addresses(voters), situs=situs_addresses(ROLL), fractions=FRACTIONS
+    )
+
+
+def pages(*bases: str) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "page": list(range(1, len(bases) + 1)),
+            "basis": list(bases),
+            "stated_signature_count": [0] * len(bases),
+        }
+    )
+
+
+def sigs(rows: list[tuple[int, int, str, str]]) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "page": [r[0] for r in rows],
+            "line": [r[1] for r in rows],
+            "name": [r[2] for r in rows],
+            "address": [r[3] for r in rows],
+            "town": ["Kinderhook"] * len(rows),
+            "credited_assessed_value": [float("nan")] * len(rows),
+        }
+    )
+
+
+def run(s: pd.DataFrame, v: pd.DataFrame, p: pd.DataFrame, **kw: Any) -> Any:
+    return resident_test(s, p, v, place(v), statuses=STATUSES, regime=PRE, **kw)
+
+
+def many_voters(n: int) -> pd.DataFrame:
+    # n voters, all at 12 Oak St (an apartment house: units in RAPARTMENT)
+    return pd.DataFrame(
+        [
+            voter(f"NY{i:06d}", f"First{i}", f"Last{i}", "12", "OAK ST", RAPARTMENT=str(i))
+            for i in range(n)
+        ]
+    )
+
+
+def test_voter_addresses_join_parts() -> None:
+    v = pd.DataFrame(
+        [
+            voter("1", "A", "B", "12", "MAIN ST", RHALFCODE="1/2", RPREDIRECTION="N"),
+            voter(
+                "2", "A", "B", "7", "ELM", RPOSTDIRECTION="W", RAPARTMENTTYPE="APT", RAPARTMENT="3"
+            ),
+            voter("3", "A", "B", "", "", RADDRNONSTD="RR 2 BOX 5"),
+        ]
+    )
+    assert voter_addresses(v).tolist() == ["12 1/2 N MAIN ST", "7 ELM W", "RR 2 BOX 5"]
+
+
+def test_signer_name_key() -> None:
+    assert signer_name_key("Smith, John A.") == ("JOHN A SMITH", "")
+    assert signer_name_key("John Smith, Jr.") == ("JOHN SMITH", "JR")
+    assert signer_name_key("Smith, John, Jr.") == ("JOHN SMITH", "JR")
+
+
+def test_exactly_twenty_percent_passes() -> None:
+    # 50 qualified voters, 10 of them sign: 100 × 10 / 50 = 20.0 >= 20 -> passes
+    v = many_voters(50)
+    s = sigs([(1, i + 1, f"First{i} Last{i}", "12 Oak Street Apt 9") for i in range(10)])
+    summary, lines, defs = run(s, v, pages("residents"))
+    assert summary["qualified_voters"] == 50
+    assert summary["qualifying_signers"] == 10
+    assert summary["percent"] == 20.0
+    assert summary["passes"] is True and summary["applies"] is True
+    assert defs == []
+    assert (lines["status"] == "counted").all()
+    assert lines["matched_to"].tolist() == [f"NY{i:06d}" for i in range(10)]
+    assert (lines["match_score"] == 100.0).all()
+
+
+def test_nineteen_point_nine_nine_fails() -> None:
+    # 10,000 voters, 1,999 sign: 100 × 1,999 / 10,000 = 19.99 < 20 -> fails
+    v = many_voters(10_000)
+    s = sigs([(1, i + 1, f"First{i} Last{i}", "12 Oak St") for i in range(1999)])
+    summary, _, defs = run(s, v, pages("residents"))
+    assert summary["qualifying_signers"] == 1999
+    assert abs(summary["percent"] - 19.99) < 1e-9
+    assert summary["passes"] is False
+    assert [d["code"] for d in defs] == ["resident_percent_not_met"]
+    assert defs[0]["paragraph"] == "2-202.1.a(1)"
+
+
+def test_straddling_parcel_at_half_counts_inside() -> None:
+    # voter at 14 Oak St, parcel fraction exactly 0.5 >= 0.5 -> inside
+    v = pd.DataFrame([voter("V1", "Ann", "Lee", "14", "OAK ST")])
+    s = sigs([(1, 1, "Ann Lee", "14 Oak Street")])
+    summary, lines, _ = run(s, v, pages("residents"))
+    assert summary["qualified_voters"] == 1
+    assert lines["status"].tolist() == ["counted"]
+    # 1 of 1 = 100 % -> passes
+    assert summary["percent"] == 100.0 and summary["passes"] is True
+
+
+def test_purged_and_preregistered_not_counted() -> None:
+    # 4 voters at 12 Oak St: A, I count; P (purged) and 17 (pre-registered) do not
+    v = pd.DataFrame(
+        [
+            voter("V1", "Ann", "Lee", "12", "OAK ST", STATUS="A"),
+            voter("V2", "Bob", "Lee", "12", "OAK ST", STATUS="I"),
+            voter("V3", "Cy", "Lee", "12", "OAK ST", STATUS="P"),
+            voter("V4", "Di", "Lee", "12", "OAK ST", STATUS="17"),
+        ]
+    )
+    q = qualified_voters(v, statuses=STATUSES, placement=place(v))
+    assert q["SBOEID"].tolist() == ["V1", "V2"]
+    s = sigs(
+        [
+            (1, 1, "Cy Lee", "12 Oak St"),
+            (1, 2, "Di Lee", "12 Oak St"),
+            (1, 3, "Ann Lee", "12 Oak St"),
+        ]
+    )
+    summary, lines, _ = run(s, v, pages("residents"))
+    assert lines["status"].tolist() == ["not_qualified_voter", "not_qualified_voter", "counted"]
+    assert lines["matched_to"].tolist() == ["V3", "V4", "V1"]
+    # 1 of 2 qualified = 50 %
+    assert summary["qualified_voters"] == 2
+    assert summary["qualifying_signers"] == 1
+    assert summary["percent"] == 50.0
+
+
+def test_duplicate_signer_counted_once() -> None:
+    # Ann Lee signs on page 1 and again on page 2: counted once; 1 of 5 = 20 %
+    v = many_voters(4)
+    v = pd.concat([v, pd.DataFrame([voter("V1", "Ann", "Lee", "12", "OAK ST")])], ignore_index=True)
+    s = sigs([(2, 1, "ANN LEE", "12 Oak St"), (1, 1, "Ann Lee", "12 Oak Street")])
+    summary, lines, _ = run(s, v, pages("residents", "residents"))
+    assert summary["qualifying_signers"] == 1
+    assert summary["percent"] == 20.0 and summary["passes"] is True
+    # lines come in page/line order: page 1 first
+    assert lines[["page", "status"]].values.tolist() == [[1, "counted"], [2, "duplicate"]]
+    assert lines["person_id"].nunique() == 1
+
+
+def test_outside_unmatched_unplaced_defect_and_owner_pages() -> None:
+    v = pd.DataFrame(
+        [
+            voter("V1", "Ann", "Lee", "30", "ELM AVE"),  # parcel fraction 0.2 -> outside
+            voter("V2", "Bob", "Roe", "50", "MAIN ST"),  # no parcel -> unplaced
+            voter("V3", "Cy", "Poe", "12", "OAK ST"),
+        ]
+    )
+    s = sigs(
+        [
+            (1, 1, "Ann Lee", "30 Elm Avenue"),
+            (1, 2, "Bob Roe", "50 Main Street"),
+            (1, 3, "Zed Nobody", "12 Oak St"),
+            (1, 4, "Cy Poe", ""),
+            (1, 5, "Cy Poe", "14 Oak St"),  # wrong address: no exact match
+            (2, 1, "Cy Poe", "12 Oak St"),  # owner page: not examined here
+        ]
+    )
+    summary, lines, defs = run(s, v, pages("residents", "owners"))
+    assert lines["status"].tolist() == [
+        "outside_territory",
+        "needs_review",
+        "not_qualified_voter",
+        "page_defect",
+        "not_qualified_voter",
+    ]
+    assert (lines["page"] == 1).all()
+    assert summary["qualified_voters"] == 1  # only Cy Poe
+    assert summary["qualifying_signers"] == 0
+    assert summary["voters_unplaced"] == 1
+    assert [d["code"] for d in defs] == ["resident_percent_not_met"]
+
+
+def test_middle_names_and_suffixes() -> None:
+    v = pd.DataFrame(
+        [
+            voter("V1", "John", "Smith", "12", "OAK ST", MIDDLENAME="Albert"),
+            voter("V2", "John", "Smith", "12", "OAK ST", MIDDLENAME="Albert", NAMESUFFIX="JR"),
+            voter("V3", "Mary", "Jones", "12", "OAK ST", MIDDLENAME="Beth"),
+            voter("V4", "Kim", "Park", "12", "OAK ST"),
+        ]
+    )
+    s = sigs(
+        [
+            (1, 1, "John A. Smith Jr.", "12 Oak St"),  # suffix equal -> V2
+            (1, 2, "John Smith", "12 Oak St"),  # father or son? -> review
+            (1, 3, "Smith, John Albert", "12 Oak St"),  # both fit, neither suffix-equal
+            (1, 4, "Mary Jones", "12 Oak St"),  # middle not written -> V3
+            (1, 5, "Mary C. Jones", "12 Oak St"),  # middle disagrees -> no match
+            (1, 6, "Kim J. Park", "12 Oak St"),  # middle not in file -> review (90)
+        ]
+    )
+    _, lines, _ = run(s, v, pages("residents"))
+    assert lines["status"].tolist() == [
+        "counted",
+        "needs_review",
+        "needs_review",
+        "counted",
+        "not_qualified_voter",
+        "needs_review",
+    ]
+    assert lines["matched_to"].tolist() == ["V2", "", "", "V3", "", ""]
+    assert lines["match_score"].tolist() == [100.0, 100.0, 100.0, 100.0, 0.0, 90.0]
+    assert "V1;V2" in lines["note"].iloc[1]
+
+
+def test_match_decisions() -> None:
+    v = pd.DataFrame(
+        [voter("V1", "Kim", "Park", "12", "OAK ST"), voter("V2", "Al", "Ng", "12", "OAK ST")]
+    )
+    s = sigs([(1, 1, "Kim J. Park", "12 Oak St"), (1, 2, "Al Ng", "12 Oak St")])
+    dec = pd.DataFrame(
+        {
+            "page": [1, 1],
+            "line": [1, 2],
+            "decision": ["accept", "reject"],
+            "SBOEID": ["V1", ""],
+            "note": ["", ""],
+        }
+    )
+    summary, lines, _ = run(s, v, pages("residents"), decisions=dec)
+    assert lines["status"].tolist() == ["counted", "not_qualified_voter"]
+    assert lines["matched_to"].tolist() == ["V1", ""]
+    assert summary["qualifying_signers"] == 1
+
+
+def test_no_voters_and_not_alleged() -> None:
+    v = pd.DataFrame([voter("V1", "Ann", "Lee", "30", "ELM AVE")])  # outside
+    s = sigs([(1, 1, "Ann Lee", "30 Elm Ave")])
+    summary, _, defs = run(s, v, pages("residents"))
+    # no qualified voter: percent 0, fails
+    assert summary["qualified_voters"] == 0
+    assert summary["percent"] == 0.0 and summary["passes"] is False
+    assert [d["code"] for d in defs] == ["resident_percent_not_met"]
+    summary, _, defs = run(s, v, pages("residents"), alleged=False)
+    assert summary["applies"] is False and summary["passes"] is None
+    assert defs == []
+    # alleged but no resident page at all
+    summary, lines, defs = run(s, v, pages("owners"))
+    assert len(lines) == 0
+    assert [d["code"] for d in defs] == ["no_signatures", "resident_percent_not_met"]
