@@ -206,9 +206,19 @@ def evaluate(inputs: PetitionInputs, *, policy: PolicySection) -> Evaluation:
     if signatures is not None and pages is not None:
         matches = exact_owner_matcher(signatures, pages, owners, inputs.roll)
     else:
-        signatures = pd.DataFrame(columns=["page", "line", "name", "address", "town",
-                                           "signed_on", "signing_for",
-                                           "credited_assessed_value", "source_row"])
+        signatures = pd.DataFrame(
+            columns=[
+                "page",
+                "line",
+                "name",
+                "address",
+                "town",
+                "signed_on",
+                "signing_for",
+                "credited_assessed_value",
+                "source_row",
+            ]
+        )
         pages = pd.DataFrame(columns=["page", "basis", "stated_signature_count"])
         matches = exact_owner_matcher(signatures, pages, owners, inputs.roll)
     schedule, owner_lines = credit_signers(schedule, owners, matches)
@@ -246,11 +256,17 @@ def evaluate(inputs: PetitionInputs, *, policy: PolicySection) -> Evaluation:
         deficiencies += rdef
     else:
         rtest = _not_alleged()
-        resident_lines = pd.DataFrame(columns=["page", "line", "status", "matched_to",
-                                               "match_score"])
+        resident_lines = pd.DataFrame(
+            columns=["page", "line", "status", "matched_to", "match_score"]
+        )
         if resident_alleged:
-            rtest = {"applies": True, "qualified_voters": 0, "qualifying_signers": 0,
-                     "percent": 0.0, "passes": False}
+            rtest = {
+                "applies": True,
+                "qualified_voters": 0,
+                "qualifying_signers": 0,
+                "percent": 0.0,
+                "passes": False,
+            }
             warnings.append("the residents basis is alleged but no voter file is given")
 
     inhabitants_schedule = None
@@ -266,10 +282,15 @@ def evaluate(inputs: PetitionInputs, *, policy: PolicySection) -> Evaluation:
         )
     deficiencies += pdef
 
-    designee_rows = [{"name": d.name, "address": d.address, "town": d.town}
-                     for d in inputs.designees]
-    des_place = _placement(pd.Series([d["address"] for d in designee_rows], dtype="str"),
-                           situs, inside_fraction, threshold)
+    designee_rows = [
+        {"name": d.name, "address": d.address, "town": d.town} for d in inputs.designees
+    ]
+    des_place = _placement(
+        pd.Series([d["address"] for d in designee_rows], dtype="str"),
+        situs,
+        inside_fraction,
+        threshold,
+    )
     designees, ddef = designees_check(designee_rows, des_place)
     deficiencies += ddef
 
@@ -322,8 +343,13 @@ def evaluate(inputs: PetitionInputs, *, policy: PolicySection) -> Evaluation:
             "working_crs": inputs.working_crs,
         },
         "rolls": [
-            {"swis": t.swis, "name": t.name, "roll_year": t.roll_year,
-             "equalization_rate": t.equalization_rate, "rate_source": t.rate_source}
+            {
+                "swis": t.swis,
+                "name": t.name,
+                "roll_year": t.roll_year,
+                "equalization_rate": t.equalization_rate,
+                "rate_source": t.rate_source,
+            }
             for t in inputs.towns
         ],
         "owner_test": otest,
@@ -366,8 +392,12 @@ def _signature_schedule(
         return pd.DataFrame(columns=list(SIGNATURE_SCHEDULE_COLUMNS))
     basis = signatures["page"].map(pages.set_index("page")["basis"]).fillna("")
     base = pd.DataFrame(
-        {"page": signatures["page"], "line": signatures["line"], "name": signatures["name"],
-         "basis": basis}
+        {
+            "page": signatures["page"],
+            "line": signatures["line"],
+            "name": signatures["name"],
+            "basis": basis,
+        }
     )
     cols = ["status", "matched_to", "match_score"]
     res = resident_lines.set_index(["page", "line"])

@@ -1,0 +1,347 @@
+"""A hand-worked petition through `petition run`: every figure worked out here by hand.
+
+The petition (EPSG:2260, US survey feet; offsets X0, Y0 place it in Columbia County):
+
+    y=1000 +-----------+-----------+-----------------------+
+           |           |           |  B2 (outside)         |
+    y=500  +-----------+-----------+-----------+-----------+
+           | A1        | A2        | B1 (half) :           |
+    y=0    +-----------+-----------+-----------+-----------+
+           x=0        500        1000        1500        2000
+           |<---------- town A 104400 ------>|<-- town B 104600 -->|
+
+The territory is x in [0, 1500], y in [0, 500]: A1 and A2 wholly inside, B1 half
+inside (fraction 0.5), B2 outside.
+
+Roll year: filed 2023-06-01, roll completed 1 July -> last completed roll 2022.
+Rates (rates.csv holds 2021, 2022, 2023): 2022 -> town A 100 %, town B 50 %.
+
+| parcel | town | assessed | fraction | apportioned | rate | full    | owners              |
+|--------|------|----------|----------|-------------|------|---------|---------------------|
+| A1     | A    | 100,000  | 1        | 100,000     | 100  | 100,000 | JOHN SMITH          |
+| A2     | A    |  50,000  | 1        |  50,000     | 100  |  50,000 | MARY & PETER JONES  |
+| B1     | B    |  40,000  | 0.5      |  20,000     | 50   |  40,000 | ACME LLC            |
+| B2     | B    |  30,000  | 0        | (not listed)| 50   |         | SUE BROWN           |
+
+Signers: John Smith (A1, sole owner: 100,000) and Mary Jones (A2, one of two
+owners: 50,000 / 2 = 25,000).
+Part A: signers 125,000 of 150,000 full = 83.333... % -> passes.
+Part B: signers 0 of 40,000 full = 0 % -> fails.
+Overall: 125,000 / 190,000 = 65.789... % > 50, but part B fails -> the test fails.
+With an officer signing for ACME LLC: part B 40,000 / 40,000 = 100 %;
+overall 165,000 / 190,000 = 86.842... % -> passes.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import geopandas as gpd
+import pandas as pd
+import pytest
+from shapely.geometry import box
+
+X0, Y0 = 700_000.0, 1_300_000.0
+CRS = "EPSG:2260"
+ROLL_HEADER = (
+    "roll_year,municipality_code,swis_code,roll_section,property_class,print_key_code,"
+    "parcel_address_number,parcel_address_street,parcel_address_suff,"
+    "primary_owner_first_name,primary_owner_mi,primary_owner_last_name,"
+    "additional_owner_1_first,additional_owner_1_last_name,"
+    "mailing_address_number,mailing_address_street,mailing_address_suff,"
+    "mailing_address_city,mailing_address_state,mailing_address_zip,"
+    "assessment_land,assessment_total,full_market_value\n"
+)
+
+
+def _b(x1: float, y1: float, x2: float, y2: float):  # type: ignore[no-untyped-def]
+    return box(X0 + x1, Y0 + y1, X0 + x2, Y0 + y2)
+
+
+def make_petition(root: Path, *, acme_signs: bool = False) -> Path:
+    """Write the hand-worked petition into ``root``; return its config."""
+    root.mkdir(parents=True, exist_ok=True)
+    gpd.GeoDataFrame(geometry=[_b(0, 0, 1500, 500)], crs=CRS).to_file(
+        root / "territory.geojson", driver="GeoJSON"
+    )
+    gpd.GeoDataFrame(geometry=[_b(0, 0, 1000, 1000)], crs=CRS).to_file(
+        root / "town-a.geojson", driver="GeoJSON"
+    )
+    gpd.GeoDataFrame(geometry=[_b(1000, 0, 2000, 1000)], crs=CRS).to_file(
+        root / "town-b.geojson", driver="GeoJSON"
+    )
+    gpd.GeoDataFrame(
+        {
+            "SWIS": ["104489", "104489", "104689", "104689"],
+            "PRINT_KEY": ["1.-1-1", "1.-1-2", "2.-1-1", "2.-1-2"],
+        },
+        geometry=[
+            _b(0, 0, 500, 500),
+            _b(500, 0, 1000, 500),
+            _b(1000, 0, 2000, 500),
+            _b(1000, 500, 2000, 1000),
+        ],
+        crs=CRS,
+    ).to_file(root / "parcels.gpkg", driver="GPKG")
+    (root / "roll-a.csv").write_text(
+        ROLL_HEADER
+        + "2022,104400,104489,1,210,1.-1-1,1,Main,St,John,,Smith,,,1,Main,St,Harlow,NY,12106,"
+        "20000,100000,100000\n"
+        + "2022,104400,104489,1,210,1.-1-2,2,Main,St,Mary,,Jones,Peter,Jones,2,Main,St,"
+        "Harlow,NY,12106,10000,50000,50000\n"
+    )
+    (root / "roll-b.csv").write_text(
+        ROLL_HEADER
+        + "2022,104600,104689,1,449,2.-1-1,3,Main,St,,,Acme LLC,,,9,Elm,St,Albany,NY,12207,"
+        "10000,40000,80000\n"
+        + "2022,104600,104689,1,210,2.-1-2,4,Main,St,Sue,,Brown,,,4,Main,St,Brinton,NY,12106,"
+        "10000,30000,60000\n"
+    )
+    (root / "rates.csv").write_text(
+        "swis_code,rate_year,equalization_rate\n"
+        "104400,2021,90\n104600,2021,45\n"
+        "104400,2022,100\n104600,2022,50\n"
+        "104400,2023,80\n104600,2023,40\n"
+    )
+    lines = [
+        "1,1,John Smith,1 Main St,Harlow,2023-05-01,,100000",
+        "1,2,Mary Jones,2 Main St,Harlow,2023-05-01,,25000",
+    ]
+    if acme_signs:
+        lines.append("1,3,Wile E. Coyote,9 Elm St,Albany,2023-05-02,Acme LLC,20000")
+    (root / "pages.csv").write_text(
+        "page,basis,witness_name,witness_address,stated_signature_count,sworn_on\n"
+        f"1,owners,Ann Witness,5 Main St,{len(lines)},2023-05-03\n"
+    )
+    (root / "signatures.csv").write_text(
+        "page,line,name,address,town,signed_on,signing_for,credited_assessed_value\n"
+        + "\n".join(lines)
+        + "\n"
+    )
+    config = root / "petition.toml"
+    config.write_text(
+        """
+[petition]
+name = "Village of Handworked"
+filed_on = 2023-06-01
+bases = ["owners"]
+
+[territory]
+boundary = "territory.geojson"
+
+[[towns]]
+swis = "104400"
+name = "Harlow"
+roll = "roll-a.csv"
+parcels = "parcels.gpkg"
+boundary = "town-a.geojson"
+
+[[towns]]
+swis = "104600"
+name = "Brinton"
+roll = "roll-b.csv"
+parcels = "parcels.gpkg"
+boundary = "town-b.geojson"
+
+[equalization]
+rates = "rates.csv"
+
+[signers]
+pages = "pages.csv"
+signatures = "signatures.csv"
+
+[[designees]]
+name = "John Smith"
+address = "1 Main St"
+town = "Harlow"
+"""
+    )
+    return config
+
+
+def petition_run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", "run", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def handworked(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, pd.DataFrame, Path]:
+    root = tmp_path_factory.mktemp("handworked")
+    config = make_petition(root)
+    out = root / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    parcels = pd.read_csv(out / "parcels.csv", dtype={"swis_code": str, "town_swis": str})
+    return summary, parcels, out
+
+
+def test_parcel_schedule_is_hand_worked(handworked) -> None:
+    _, parcels, _ = handworked
+    rows = parcels.set_index("print_key_code")
+    # B2 lies outside (fraction 0): not listed
+    assert set(rows.index) == {"1.-1-1", "1.-1-2", "2.-1-1"}
+    assert rows.loc["2.-1-1", "fraction_in_territory"] == pytest.approx(0.5, abs=1e-12)
+    assert rows.loc["2.-1-1", "fraction_source"] == "geometry"
+    assert rows.loc["2.-1-1", "apportioned_assessed"] == pytest.approx(20_000)  # 40,000 x 0.5
+    assert rows.loc["2.-1-1", "equalization_rate"] == 50.0  # the 2022 rate, not 2021/2023
+    assert rows.loc["2.-1-1", "apportioned_full"] == pytest.approx(40_000)  # 20,000 / 0.5
+    assert rows.loc["1.-1-2", "owner_count"] == 2
+    assert rows.loc["1.-1-2", "signer_credit_assessed"] == pytest.approx(25_000)  # 50,000 / 2
+    assert rows.loc["1.-1-1", "signer_credit_full"] == pytest.approx(100_000)
+
+
+def test_owner_test_part_b_fails(handworked) -> None:
+    summary, _, _ = handworked
+    owner = summary["owner_test"]
+    assert owner["value_basis"] == "full"
+    assert owner["total_value"] == pytest.approx(190_000)  # 100,000 + 50,000 + 40,000
+    assert owner["signer_value"] == pytest.approx(125_000)  # 100,000 + 25,000
+    assert owner["percent"] == pytest.approx(100 * 125_000 / 190_000)  # 65.789...
+    parts = {p["swis"]: p for p in owner["parts"]}
+    assert parts["104400"]["percent"] == pytest.approx(100 * 125_000 / 150_000)  # 83.33
+    assert parts["104400"]["passes"] is True
+    assert parts["104600"]["percent"] == pytest.approx(0.0)
+    assert parts["104600"]["passes"] is False
+    assert owner["passes"] is False  # overall > 50 but one part fails
+    codes = [d["code"] for d in summary["deficiencies"]]
+    assert "owner_part_percent_not_met" in codes
+    assert "owner_percent_not_met" not in codes
+    assert summary["sufficient"] is False
+
+
+def test_territory_filing_and_regime(handworked) -> None:
+    summary, _, out = handworked
+    assert summary["regime"] == "2-202-pre-2024"
+    # 1500 ft x 500 ft = 750,000 sq ft; 1 sq mi = 5280^2 = 27,878,400 sq ft -> 0.026903 sq mi
+    # (US survey feet and the ellipsoid differ from this by far less than 0.1 %)
+    assert summary["territory"]["square_miles"] == pytest.approx(750_000 / 27_878_400, rel=1e-3)
+    towns = {t["swis"]: t["square_miles"] for t in summary["territory"]["towns"]}
+    assert towns["104400"] == pytest.approx(500_000 / 27_878_400, rel=1e-3)  # 1000 x 500
+    assert towns["104600"] == pytest.approx(250_000 / 27_878_400, rel=1e-3)  # 500 x 500
+    # the original goes to the town with the greater part; $6,000 with each supervisor
+    assert summary["filing"] == {
+        "original_with": "104400",
+        "copies_with": ["104600"],
+        "deposit_per_supervisor": 6000,
+        "deposit_total": 12000,
+    }
+    assert summary["resident_test"]["applies"] is False
+    assert summary["resident_test"]["passes"] is None
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["regime"] == "2-202-pre-2024"
+    assert "towns.104400.roll" in manifest["inputs"]
+    assert len(manifest["inputs"]["towns.104400.roll"]["sha256"]) == 64
+    assert manifest["config"]["policy"]["sliver_tolerance"] == 0.005
+
+
+def test_entity_signature_makes_every_part_pass(tmp_path: Path) -> None:
+    config = make_petition(tmp_path / "p", acme_signs=True)
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    owner = json.loads((out / "summary.json").read_text())["owner_test"]
+    parts = {p["swis"]: p for p in owner["parts"]}
+    assert parts["104600"]["signer_full"] == pytest.approx(40_000)  # ACME LLC: one owner
+    assert parts["104600"]["percent"] == pytest.approx(100.0)
+    assert owner["percent"] == pytest.approx(100 * 165_000 / 190_000)  # 86.842...
+    assert owner["passes"] is True
+    sigs = pd.read_csv(out / "signatures.csv")
+    acme = sigs.loc[sigs["line"] == 3].iloc[0]
+    assert acme["status"] == "counted"
+    assert acme["matched_to"] == "104689:2.-1-1"
+    assert acme["credit_assessed"] == pytest.approx(20_000)
+
+
+def test_rerun_gives_identical_bytes(handworked, tmp_path: Path) -> None:
+    _, _, out = handworked
+    config = out.parent / "petition.toml"
+    again = tmp_path / "again"
+    assert petition_run(str(config), "--out", str(again)).returncode == 0
+    names = sorted(p.name for p in out.iterdir() if p.name != "manifest.json")
+    assert names == sorted(p.name for p in again.iterdir() if p.name != "manifest.json")
+    for name in names:
+        assert (out / name).read_bytes() == (again / name).read_bytes(), name
+
+
+@pytest.mark.parametrize(
+    ("mutate", "expected"),
+    [
+        # a bad number in the roll: file, data row 2, column, problem
+        (
+            lambda r: (r / "roll-a.csv").write_text(
+                (r / "roll-a.csv").read_text().replace(",50000,50000", ",5OOOO,50000")
+            ),
+            ["roll-a.csv", "row 2", "assessment_total"],
+        ),
+        # a missing column
+        (
+            lambda r: (r / "roll-b.csv").write_text(
+                (r / "roll-b.csv").read_text().replace("print_key_code", "printkey_cod")
+            ),
+            ["roll-b.csv", "print_key_code"],
+        ),
+        # no rate for the roll year in a territory of two towns
+        (
+            lambda r: (r / "rates.csv").write_text(
+                "swis_code,rate_year,equalization_rate\n104400,2022,100\n104600,2021,45\n"
+            ),
+            ["rates.csv", "104600", "2022"],
+        ),
+        # an unknown config key, with the nearest suggestion
+        (
+            lambda r: (r / "petition.toml").write_text(
+                (r / "petition.toml")
+                .read_text()
+                .replace("[equalization]\nrates", "[equalization]\nratez")
+            ),
+            ["petition.toml", "ratez", "did you mean 'rates'"],
+        ),
+        # a territory in the wrong place (e.g. a wrong CRS): it overlaps no parcel
+        (
+            lambda r: gpd.GeoDataFrame(geometry=[box(0, 0, 10, 10)], crs=CRS).to_file(
+                r / "territory.geojson", driver="GeoJSON"
+            ),
+            ["territory.geojson", "overlaps no parcel"],
+        ),
+        # an empty roll
+        (
+            lambda r: (r / "roll-b.csv").write_text(ROLL_HEADER),
+            ["roll-b.csv"],
+        ),
+    ],
+)
+def test_bad_input_exits_2_and_leaves_results_alone(tmp_path: Path, mutate, expected) -> None:
+    root = tmp_path / "p"
+    config = make_petition(root)
+    out = tmp_path / "results"
+    out.mkdir()
+    (out / "earlier.txt").write_text("an earlier run")
+    mutate(root)
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    message = proc.stderr.strip()
+    assert "Traceback" not in message
+    for part in expected:
+        assert part in message, message
+    # the results folder is left as it was, and no partial folder remains
+    assert [p.name for p in out.iterdir()] == ["earlier.txt"]
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_sample_command_writes_a_petition(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", "sample", str(tmp_path / "s"), "--parcels", "300"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "s" / "petition.toml").is_file()
