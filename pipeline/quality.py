@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from pipeline.frames import PARCEL_KEY
+from pipeline.tools import isin
 
 __all__ = ["EXPECTED_WITHOUT_POLYGON", "data_quality"]
 
@@ -59,7 +60,7 @@ def data_quality(roll: pd.DataFrame, parcels: pd.DataFrame) -> dict[str, Any]:
     """
     roll_keys = roll[PARCEL_KEY].astype("str")
     parcel_keys = parcels[PARCEL_KEY].astype("str")
-    in_parcels = roll_keys.isin(set(parcel_keys))
+    in_parcels = pd.Series(isin(roll_keys, parcel_keys), index=roll_keys.index)
     missing = roll.loc[~in_parcels.to_numpy(), [PARCEL_KEY, "roll_section"]]
 
     by_section: dict[str, int] = {}

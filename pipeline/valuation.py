@@ -29,6 +29,7 @@ from pipeline.errors import InputError
 from pipeline.frames import PARCEL_KEY, SOURCE_ROW
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.people.owners import owner_counts
+from pipeline.tools import isin
 
 __all__ = [
     "PASS_REL_TOL",
@@ -153,7 +154,7 @@ def apportion_values(
     mapped_index = pd.Index(
         fractions.index.astype("str") if mapped_keys is None else list(mapped_keys)
     )
-    mapped = _isin(keys, mapped_index)
+    mapped = isin(keys, mapped_index)
     fr = fractions.reindex(keys.to_numpy())
     geo_fraction = fr["fraction_in_territory"].astype("float64").fillna(0.0).to_numpy()
     geo_source = fr["fraction_source"].astype("str").where(fr["fraction_source"].notna(), "")
@@ -228,12 +229,6 @@ def apportion_values(
     return result
 
 
-def _isin(values: pd.Series, pool: pd.Series | pd.Index) -> np.ndarray:
-    """``values.isin(pool)`` through a hash index (fast for large arrow-string pools)."""
-    index = pd.Index(pd.unique(np.asarray(pool, dtype=object)))
-    return np.asarray(index.get_indexer(np.asarray(values, dtype=object)) >= 0)
-
-
 def _check_overrides(overrides: pd.DataFrame, roll_keys: pd.Series) -> pd.DataFrame:
     """Validate apportionment overrides; return them indexed by parcel key."""
     ov = overrides.reset_index(drop=True)
@@ -261,7 +256,7 @@ def _check_overrides(overrides: pd.DataFrame, roll_keys: pd.Series) -> pd.DataFr
     if dup.any():
         i = int(np.flatnonzero(dup.to_numpy())[0])
         raise fail(i, "a second override for the same parcel", "print_key_code")
-    unknown = pd.Series(~_isin(ov[PARCEL_KEY], roll_keys), index=ov.index)
+    unknown = pd.Series(~isin(ov[PARCEL_KEY], roll_keys), index=ov.index)
     if unknown.any():
         i = int(np.flatnonzero(unknown.to_numpy())[0])
         raise fail(

@@ -280,7 +280,11 @@ def build_roll(
     section = np.where(np.isin(cls_all, NOPOLY_6) & (rec["lot"].to_numpy() < 0), 6, section)
     rec["roll_section"] = section
     within = np.arange(m) % nopoly_per_town + 1 if m else np.zeros(0, int)
-    np_keys = np.where(section[n:] == 5, "888.-1-", "889.-1-").astype(object) + within.astype(str)
+    # subsections 500/600 are never drawn for lots (their subsections are 11-19), so these
+    # keys cannot collide with a mapped parcel whatever the number of tax-map sheets
+    np_keys = np.where(section[n:] == 5, "888.500-1-", "888.600-1-").astype(object) + within.astype(
+        str
+    )
     rec["print_key_code"] = np.concatenate([lots["print_key"].to_numpy(dtype=object), np_keys])
     rec["parcel_address_number"] = np.concatenate(
         [lots["number"].to_numpy().astype(str), np.full(m, "")]

@@ -1,0 +1,69 @@
+"""End to end: `petition run` against the time it takes merely to read its inputs.
+
+The floor is :func:`pipeline.io.load.load_inputs` (every reader, the checks
+across files, reprojection); the run is the whole of ``petition run`` (floor +
+apportionment, matching, every test, every result file). Target: run ≤ 3× floor
+at 200,000 parcels.
+
+Usage::
+
+    .venv/bin/python bench/run.py --parcels 200000 [--repeat 3] [--cache /tmp/vp-bench]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+from rich.console import Console
+
+from pipeline.config import load_config
+from pipeline.io.load import load_inputs
+from pipeline.run import run_petition
+from pipeline.sample import generate_sample
+
+
+def _best(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--parcels", type=int, default=200_000)
+    parser.add_argument("--towns", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "vp-bench")
+    args = parser.parse_args()
+
+    folder = args.cache / f"sample-{args.parcels}-{args.towns}-{args.seed}"
+    config_path = folder / "petition.toml"
+    if not config_path.exists():
+        t0 = time.perf_counter()
+        generate_sample(folder, parcels=args.parcels, towns=args.towns, seed=args.seed)
+        print(f"generated {args.parcels:,} parcels in {time.perf_counter() - t0:.1f} s")
+
+    quiet = Console(stderr=True, quiet=True)
+    out = args.cache / f"out-{args.parcels}"
+
+    def floor() -> None:
+        load_inputs(load_config(config_path))
+
+    def full() -> None:
+        run_petition(config_path, out=out, console=quiet)
+
+    t_floor = _best(floor, args.repeat)
+    t_run = _best(full, args.repeat)
+    print(f"{'parcels':>10} {'read inputs (floor) s':>22} {'petition run s':>15} {'ratio':>7}")
+    print(f"{args.parcels:>10,} {t_floor:>22.2f} {t_run:>15.2f} {t_run / t_floor:>7.2f}")
+
+
+if __name__ == "__main__":
+    main()
