@@ -132,6 +132,14 @@ def test_geodataframe_and_geoseries_territory() -> None:
     assert out["fraction_in_territory"].tolist() == pytest.approx([0.5, 0.5], abs=1e-12)
 
 
+def test_duplicate_labels_kept_in_order() -> None:
+    # same label twice (e.g. a roll key with two polygons): both rows kept, in order
+    parcels = gpd.GeoSeries([box(0, 0, 100, 100), box(200, 0, 300, 100)], index=["k", "k"])
+    out = apportion(parcels, EDGE_T)
+    assert list(out.index) == ["k", "k"]
+    assert out["fraction_in_territory"].tolist() == pytest.approx([0.5, 1.0], abs=1e-12)
+
+
 def test_crs_mismatch_rejected() -> None:
     parcels = gpd.GeoSeries([box(0, 0, 1, 1)], crs="EPSG:2260")
     with pytest.raises(ValueError, match="CRS"):

