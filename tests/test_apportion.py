@@ -147,11 +147,21 @@ def test_crs_mismatch_rejected() -> None:
 
 
 def test_zero_area_parcel_names_its_label() -> None:
+    # a flat parcel the territory reaches (x 60..80 lies in EDGE_T's x 50..1000)
     parcels = gpd.GeoSeries(
-        [box(0, 0, 1, 1), Polygon([(0, 0), (1, 0), (2, 0)])], index=["ok", "flat-one"]
+        [box(0, 0, 1, 1), Polygon([(60, 0), (70, 0), (80, 0)])], index=["ok", "flat-one"]
     )
     with pytest.raises(ValueError, match="flat-one"):
         apportion(parcels, EDGE_T)
+
+
+def test_zero_area_parcel_far_away_is_outside() -> None:
+    # a flat parcel whose box misses the territory's box (x 0..2 < 50) lies outside:
+    # fraction 0 whatever its area (the readers reject flat parcels anyway)
+    parcels = gpd.GeoSeries(
+        [box(0, 0, 1, 1), Polygon([(0, 0), (1, 0), (2, 0)])], index=["ok", "flat-far"]
+    )
+    assert apportion(parcels, EDGE_T)["fraction_in_territory"].tolist() == [0.0, 0.0]
 
 
 def test_missing_geometry_names_its_label() -> None:

@@ -115,28 +115,33 @@ def apportion(
     territory_geom = _territory_geometry(territory, series.crs)
 
     geoms: npt.NDArray[np.object_] = np.asarray(series.values, dtype=object)
-    areas: FloatArray = shapely.area(geoms)  # NaN for None, 0 for empty
-    if not (areas > 0).all():
-        missing = shapely.is_missing(geoms) | shapely.is_empty(geoms)
-        if missing.any():
-            raise ValueError(f"parcel(s) without geometry: {_labels(index, missing)}")
+    bounds = shapely.bounds(geoms)  # NaN for None and empty geometries
+    missing = np.isnan(bounds[:, 0])
+    if missing.any():
+        raise ValueError(f"parcel(s) without geometry: {_labels(index, missing)}")
+    near = np.flatnonzero(_near(bounds, territory_geom))
+    # areas are needed (and checked) only where the territory can reach: a parcel
+    # whose box misses the territory's box has fraction 0 whatever its area
+    areas: FloatArray = np.full(len(geoms), np.nan)
+    areas[near] = shapely.area(geoms[near])
     # a self-intersecting ring can have zero (signed) area: repair before judging it
     repaired = np.zeros(len(geoms), dtype=bool)
-    zero = ~(areas > 0)
-    if zero.any():
+    zero = near[~(areas[near] > 0)]
+    if len(zero):
         repaired[zero] = ~shapely.is_valid(geoms[zero])
         geoms, areas = _repair(geoms, areas, repaired)
-    bad = ~(np.isfinite(areas) & (areas > 0))
-    if bad.any():
-        raise ValueError(f"parcel(s) with zero area: {_labels(index, bad)}")
+        bad = np.zeros(len(geoms), dtype=bool)
+        bad[zero] = ~(np.isfinite(areas[zero]) & (areas[zero] > 0))
+        if bad.any():
+            raise ValueError(f"parcel(s) with zero area: {_labels(index, bad)}")
 
     raw = np.zeros(len(geoms), dtype="float64")
-    near = np.flatnonzero(_near(geoms, territory_geom))
     if len(near):
         shapely.prepare(territory_geom)
-        inside = near[shapely.contains_properly(territory_geom, geoms[near])]
+        inside_mask = shapely.contains_properly(territory_geom, geoms[near])
+        inside = near[inside_mask]
         raw[inside] = 1.0
-        rest = near[~np.isin(near, inside)]
+        rest = near[~inside_mask]
         touched = rest[shapely.intersects(territory_geom, geoms[rest])]
         # validity matters only here: a parcel inside (1) or apart (0) keeps its
         # fraction whatever the repair; a parcel the boundary crosses does not
@@ -253,10 +258,9 @@ def polygonal(geom: Any) -> Any:
     return shapely.MultiPolygon(polys)
 
 
-def _near(geoms: npt.NDArray[np.object_], territory: Any) -> BoolArray:
-    """Parcels whose bounding box meets the territory's bounding box."""
+def _near(b: FloatArray, territory: Any) -> BoolArray:
+    """Parcels (by their bounds ``b``) whose bounding box meets the territory's."""
     xmin, ymin, xmax, ymax = shapely.bounds(territory)
-    b = shapely.bounds(geoms)
     near: BoolArray = (b[:, 0] <= xmax) & (b[:, 2] >= xmin) & (b[:, 1] <= ymax) & (b[:, 3] >= ymin)
     return near
 
