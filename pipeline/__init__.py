@@ -7,5 +7,6 @@ __version__ = "0.1.0"
 
 from pipeline.errors import InputError
 from pipeline.geometry import apportion
+from pipeline.scenario import Scenario
 
-__all__ = ["InputError", "__version__", "apportion"]
+__all__ = ["InputError", "Scenario", "__version__", "apportion"]

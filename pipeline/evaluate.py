@@ -39,9 +39,10 @@ from pipeline.law.deficiency import Deficiency
 from pipeline.law.filing import filing_plan
 from pipeline.law.regimes import REGIMES, Regime
 from pipeline.model import PetitionInputs
-from pipeline.people.exact import exact_owner_matcher
+from pipeline.people.matching import owner_matcher
 from pipeline.people.owners import parse_owners
 from pipeline.people.placement import place_addresses, situs_addresses
+from pipeline.people.review import review_queue, stale_decisions, value_differences
 from pipeline.people.voters import resident_test, voter_addresses
 from pipeline.quality import data_quality
 from pipeline.valuation import apportion_values, credit_signers, equalize, owner_test
@@ -92,6 +93,8 @@ class Evaluation:
     inhabitants: pd.DataFrame | None
     data_quality: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
+    #: Lines to review with their candidates and evidence (``review.csv``).
+    review: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 def _merge_duplicate_parcels(parcels: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
@@ -204,7 +207,12 @@ def evaluate(inputs: PetitionInputs, *, policy: PolicySection) -> Evaluation:
     owners = parse_owners(inputs.roll, overrides=inputs.ownership_overrides)
     signatures, pages = inputs.signatures, inputs.pages
     if signatures is not None and pages is not None:
-        matches = exact_owner_matcher(signatures, pages, owners, inputs.roll)
+        matches = owner_matcher(
+            signatures, pages, owners, inputs.roll, decisions=inputs.match_decisions
+        )
+        warnings += stale_decisions(
+            inputs.match_decisions, signatures, pages, inputs.roll, inputs.voters
+        )
     else:
         signatures = pd.DataFrame(
             columns=[
@@ -220,7 +228,7 @@ def evaluate(inputs: PetitionInputs, *, policy: PolicySection) -> Evaluation:
             ]
         )
         pages = pd.DataFrame(columns=["page", "basis", "stated_signature_count"])
-        matches = exact_owner_matcher(signatures, pages, owners, inputs.roll)
+        matches = owner_matcher(signatures, pages, owners, inputs.roll)
     schedule, owner_lines = credit_signers(schedule, owners, matches)
 
     basis_part, basis_def = basis_check(inputs.bases, regime=regime)
@@ -367,10 +375,15 @@ def evaluate(inputs: PetitionInputs, *, policy: PolicySection) -> Evaluation:
     return Evaluation(
         summary=_json_ready(summary),
         parcels=_parcel_schedule(schedule, policy.value_basis),
-        signatures=_signature_schedule(signatures, pages, owner_lines, resident_lines),
+        signatures=value_differences(
+            _signature_schedule(signatures, pages, owner_lines, resident_lines),
+            signatures,
+            owner_matches=matches,
+        ),
         inhabitants=inhabitants_schedule,
         data_quality=data_quality(inputs.roll, inputs.parcels),
         warnings=warnings,
+        review=review_queue(signatures, pages, matches, resident_lines),
     )
 
 

@@ -10,9 +10,11 @@ from pathlib import Path
 from rich.console import Console
 
 from pipeline.config import PetitionConfig, load_config
+from pipeline.documents import write_filing_package
 from pipeline.evaluate import Evaluation, evaluate
 from pipeline.io.load import load_inputs
 from pipeline.io.results import atomic_output_dir, build_manifest, write_csv, write_json
+from pipeline.model import PetitionInputs
 
 
 def slug(name: str) -> str:
@@ -34,8 +36,14 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def write_results(directory: Path, evaluation: Evaluation) -> dict[str, Path]:
-    """Write the result files of an evaluation into ``directory``; return them by name."""
+def write_results(
+    directory: Path, evaluation: Evaluation, inputs: PetitionInputs | None = None
+) -> dict[str, Path]:
+    """Write the result files of an evaluation into ``directory``; return them by name.
+
+    With ``inputs``, the filing package (certifications, schedules, exhibits,
+    map, review report) is written too.
+    """
     files = {
         "summary.json": directory / "summary.json",
         "parcels.csv": directory / "parcels.csv",
@@ -46,9 +54,13 @@ def write_results(directory: Path, evaluation: Evaluation) -> dict[str, Path]:
     write_csv(files["parcels.csv"], evaluation.parcels)
     write_csv(files["signatures.csv"], evaluation.signatures)
     write_json(files["data_quality.json"], evaluation.data_quality)
+    files["review.csv"] = directory / "review.csv"
+    write_csv(files["review.csv"], evaluation.review)
     if evaluation.inhabitants is not None:
         files["inhabitants.csv"] = directory / "inhabitants.csv"
         write_csv(files["inhabitants.csv"], evaluation.inhabitants)
+    if inputs is not None:
+        files |= write_filing_package(directory, inputs, evaluation)
     return files
 
 
@@ -73,7 +85,7 @@ def run_petition(
         evaluation = evaluate(inputs, policy=config.policy)
         status.update("Writing the results…")
         with atomic_output_dir(target) as tmp:
-            outputs = write_results(tmp, evaluation)
+            outputs = write_results(tmp, evaluation, inputs)
             manifest = build_manifest(
                 inputs=config.input_files() | {"config": config.source or Path(config_path)},
                 base=(config.source or Path(config_path)).parent,

@@ -21,6 +21,7 @@ roll).
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 import pandas as pd
@@ -29,10 +30,15 @@ __all__ = [
     "DIRECTIONS",
     "NAME_SUFFIXES",
     "STREET_TYPES",
+    "first_name_keys",
+    "fold_accents",
+    "nickname_equivalent",
     "normalize_address",
     "normalize_address_text",
     "normalize_name",
     "normalize_names",
+    "person_name_parts",
+    "reorder_comma",
     "split_name_suffix",
 ]
 
@@ -282,7 +288,6 @@ def normalize_names(names: pd.Series) -> pd.Series:
         text = text.where(~rare, sub)
     table = pd.Series(text.to_numpy(), index=uniq.to_numpy())
     return pd.Series(table.reindex(raw.to_numpy()).to_numpy(), index=names.index, dtype="str")
-    return text
 
 
 def split_name_suffix(norm: str) -> tuple[str, str]:
@@ -401,3 +406,151 @@ def normalize_address(number: object, street: object, suffix: object = "") -> st
     """
     parts = [_clean(p) for p in (number, street, suffix)]
     return normalize_address_text(" ".join(p for p in parts if p))
+
+
+# ------------------------------------------------------------------ matching keys for persons
+
+#: Courtesy titles dropped from the front of a person's name.
+_TITLES = frozenset({"MR", "MRS", "MS", "MISS", "DR", "REV", "HON"})
+_COMBINING = re.compile("[\u0300-\u036f]")
+
+
+@lru_cache(maxsize=200_000)
+def fold_accents(s: str) -> str:
+    """Drop diacritics: ``"José Núñez"`` -> ``"Jose Nunez"`` (NFKD, combining marks removed).
+
+    Parameters
+    ----------
+    s
+        Any text.
+
+    Returns
+    -------
+    str
+        The text without combining marks (``"ø"``, which has no decomposition,
+        is kept).
+    """
+    return _COMBINING.sub("", unicodedata.normalize("NFKD", s))
+
+
+def reorder_comma(name: str) -> str:
+    """Read ``"Last, First M."`` as ``"First M. Last"``.
+
+    Parameters
+    ----------
+    name
+        A name as written.
+
+    Returns
+    -------
+    str
+        ``"Smith, Mary B"`` -> ``"Mary B Smith"``; ``"Smith, John A., Jr."`` ->
+        ``"John A. Smith Jr."``; ``"John Smith, Jr."`` is unchanged (the part
+        after the comma is a suffix).
+    """
+    if "," not in name:
+        return name
+    parts = [p.strip() for p in name.split(",") if p.strip()]
+    if len(parts) < 2:
+        return " ".join(parts)
+
+    def is_suffix(p: str) -> bool:
+        return normalize_name(p) in NAME_SUFFIXES
+
+    if len(parts) == 2 and is_suffix(parts[1]):
+        return f"{parts[0]} {parts[1]}"
+    if len(parts) == 3 and is_suffix(parts[2]):
+        return f"{parts[1]} {parts[0]} {parts[2]}"
+    return " ".join([*parts[1:], parts[0]])
+
+
+@lru_cache(maxsize=500_000)
+def person_name_parts(name: str) -> tuple[tuple[str, ...], str]:
+    """The tokens and the generational suffix of a person's name as written.
+
+    Parameters
+    ----------
+    name
+        ``"John A. Smith Jr."``, ``"Smith, Mary B"``, ``"Dr. Seán O'Brien"``,
+        ``"Mary Smith-Jones"``.
+
+    Returns
+    -------
+    tuple
+        ``(tokens, suffix)``: upper-case, accent-free tokens in reading order
+        (first name first; a comma-inverted name is put back in order; a
+        leading title ``MR``/``MRS``/``DR``... is dropped; a hyphenated
+        surname gives two tokens) and the suffix (``"JR"``, ``"SR"``, ``"II"``...)
+        or ``""``.
+
+    Examples
+    --------
+    >>> person_name_parts("Smith, Mary B")
+    (('MARY', 'B', 'SMITH'), '')
+    >>> person_name_parts("John O'Brien Jr.")
+    (('JOHN', 'OBRIEN'), 'JR')
+    """
+    if not isinstance(name, str):
+        return (), ""
+    norm = normalize_name(fold_accents(reorder_comma(name)))
+    tokens = norm.split()
+    while len(tokens) > 1 and tokens[0] in _TITLES:
+        tokens = tokens[1:]
+    suffix = ""
+    if len(tokens) > 1 and tokens[-1] in NAME_SUFFIXES.values():
+        suffix = tokens.pop()
+    return tuple(tokens), suffix
+
+
+@lru_cache(maxsize=1)
+def _nicknamer() -> object:
+    from nicknames import NickNamer
+
+    return NickNamer()
+
+
+@lru_cache(maxsize=100_000)
+def first_name_keys(first: str) -> frozenset[str]:
+    """The name and its canonical forms (``"BILL"`` -> ``{"BILL", "WILLIAM", "ROBERT", ...}``).
+
+    Parameters
+    ----------
+    first
+        An upper-case first name.
+
+    Returns
+    -------
+    frozenset[str]
+        ``first`` plus every canonical name it is a nickname of, per the
+        maintained list of the ``nicknames`` package (upper case). Two first
+        names whose keys intersect may be the same person's.
+    """
+    if not first:
+        return frozenset()
+    namer = _nicknamer()
+    canon = namer.canonicals_of(first.lower())  # type: ignore[attr-defined]
+    return frozenset({first, *(c.upper() for c in canon)})
+
+
+@lru_cache(maxsize=200_000)
+def nickname_equivalent(a: str, b: str) -> bool:
+    """Whether two different first names may be one person's (nickname list or a short form).
+
+    Parameters
+    ----------
+    a, b
+        Upper-case first names.
+
+    Returns
+    -------
+    bool
+        True when one is a nickname of the other, both are nicknames of one
+        name (``nicknames`` package), or the shorter (3 letters or more) begins
+        the longer (``BARB``/``BARBARA``, ``CHRIS``/``CHRISTOPHER``).
+    """
+    if not a or not b or a == b:
+        return False
+    if first_name_keys(a) & first_name_keys(b):
+        return True
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 3 and long_.startswith(short)

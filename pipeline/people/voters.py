@@ -45,7 +45,12 @@ import pandas as pd
 from pipeline.frames import PARCEL_KEY
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.law.regimes import Regime
-from pipeline.people.names import NAME_SUFFIXES, normalize_name, split_name_suffix
+from pipeline.people.names import (
+    NAME_SUFFIXES,
+    normalize_name,
+    person_name_parts,
+    split_name_suffix,
+)
 from pipeline.people.placement import normalize_addresses
 
 __all__ = [
@@ -285,6 +290,60 @@ def _match(
     return voter_row, score, note, ambiguous
 
 
+def _match_fuzzy(
+    names: pd.Series, addresses: pd.Series, voters: pd.DataFrame, voter_addr: pd.Series
+) -> tuple[pd.Series, pd.Series, pd.Series, pd.Series, pd.Series]:
+    """Match each line to voters with :func:`pipeline.people.matching.match_people`.
+
+    Returns, on the lines' index: voter_row (or NaN), score, note, the
+    candidate SBOEIDs of a line to review, and the evidence of each candidate.
+    """
+    from pipeline.people.matching import Reference, match_people
+    sboeid = _col(voters, "SBOEID").tolist()
+    addr = voter_addr.reindex(voters.index).fillna("").astype(str).tolist()
+    ref = Reference.build(
+        _col(voters, "FIRSTNAME").tolist(),
+        _col(voters, "MIDDLENAME").tolist(),
+        _col(voters, "LASTNAME").tolist(),
+        _col(voters, "NAMESUFFIX").tolist(),
+        [((a, "residence"),) if a else () for a in addr],
+        sboeid,
+        link_identities=False,
+    )
+    rows = list(voters.index)
+    voter_row = pd.Series(np.nan, index=names.index, dtype=object)
+    score = pd.Series(0.0, index=names.index)
+    note = pd.Series("", index=names.index, dtype=str)
+    ambiguous = pd.Series("", index=names.index, dtype=str)
+    evidence = pd.Series(None, index=names.index, dtype=object)
+    for idx, name, a in zip(names.index, names.tolist(), addresses.tolist(), strict=True):
+        if not name or not a:
+            continue
+        tokens, suffix = person_name_parts(name)
+        res = match_people(ref, tokens, suffix, a, review_name_elsewhere=False)
+        note.loc[idx] = res.note
+        if res.tier == "accept":
+            voter_row.loc[idx] = rows[res.identity]
+            score.loc[idx] = res.score
+        elif res.tier == "review":
+            score.loc[idx] = res.score
+            ambiguous.loc[idx] = ";".join(sorted({ref.label[c.ref] for c in res.candidates}))
+            evidence.loc[idx] = tuple(
+                {
+                    "candidate": ref.label[c.ref],
+                    "candidate_name": ref.name_of(c.ref),
+                    "name_score": c.name_score,
+                    "name_evidence": c.name_evidence,
+                    "address_agreed": f"{c.address} {c.address_kind}".strip()
+                    if c.address
+                    else "none",
+                    "candidate_addresses": "; ".join(f"{k}: {x}" for x, k in ref.addresses[c.ref]),
+                }
+                for c in res.candidates
+            )
+    return voter_row, score, note, ambiguous, evidence
+
+
 def _empty_lines() -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype=str) for c in LINE_COLUMNS}).astype(
         {"page": "int64", "line": "int64", "match_score": "float64"}
@@ -340,10 +399,9 @@ def resident_test(
         ``resident_percent_not_met`` when the test applies and fails;
         ``no_signatures`` when it applies and no resident page has a line.
 
-    Raises
-    ------
-    ValueError
-        When a decision accepts an ``SBOEID`` that is not in the voter file.
+    A decision accepting an ``SBOEID`` that is not in the voter file is
+    ignored (the line keeps the matcher's status and says so in its note;
+    :func:`pipeline.people.review.stale_decisions` reports it).
 
     Notes
     -----
@@ -420,8 +478,9 @@ def _examine_lines(
         voter_addr = placement["address_norm"].reindex(voters.index).fillna("").astype(str)
     else:
         voter_addr = normalize_addresses(voter_addresses(voters))
-    keys = _voter_name_keys(voters, voter_addr)
-    voter_row, score, note, ambiguous = _match(line_keys, keys)
+    voter_row, score, note, ambiguous, candidates = _match_fuzzy(
+        name_raw, line_keys["address_norm"], voters, voter_addr
+    )
 
     accepted = pd.Series(False, index=res.index)
     rejected = pd.Series(False, index=res.index)
@@ -447,10 +506,9 @@ def _examine_lines(
             elif kind == "accept" and str(d.get("SBOEID", "")).strip():
                 sid = str(d["SBOEID"]).strip()
                 if sid not in sboe_to_row.index:
-                    raise ValueError(
-                        f"match decision for page {d['_p']} line {d['_l']}: "
-                        f"SBOEID {sid!r} is not in the voter file"
-                    )
+                    # stale: reported by pipeline.people.review.stale_decisions
+                    note.loc[idx] = f"match decision names SBOEID {sid} not in the voter file"
+                    continue
                 voter_row.loc[idx] = sboe_to_row[sid]
                 accepted.loc[idx] = True
                 score.loc[idx] = SCORE_EXACT
@@ -513,6 +571,7 @@ def _examine_lines(
     note = note.where(~dup, "same person counted on an earlier line")
 
     matched_to = sboeid.where(matched, "")
+    candidates = candidates.where(status_s == "needs_review", None)
     return pd.DataFrame(
         {
             "page": res["page"].astype("int64"),
@@ -524,6 +583,7 @@ def _examine_lines(
             "match_score": score.astype("float64"),
             "person_id": person_s,
             "note": note.astype(str),
+            "candidates": candidates,
         },
         index=res.index,
     )

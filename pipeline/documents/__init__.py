@@ -1,0 +1,92 @@
+"""The filing package: certifications, schedules, exhibits, map, review report.
+
+:func:`write_filing_package` writes every document of § 2-202.1 into the
+results folder. The documents only present figures the core computed
+(``evaluation.summary`` and the schedules); the metes-and-bounds description is
+computed by :mod:`pipeline.geometry.metes`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pipeline.evaluate import Evaluation
+    from pipeline.model import PetitionInputs
+
+__all__ = ["write_filing_package"]
+
+
+def write_filing_package(
+    directory: Path, inputs: PetitionInputs, evaluation: Evaluation
+) -> dict[str, Path]:
+    """Write the filing package into ``directory``; return the files by name.
+
+    Parameters
+    ----------
+    directory
+        The (temporary) results folder; only files inside it are written.
+    inputs
+        The loaded petition (geometries for the map and the description).
+    evaluation
+        The evaluation whose figures the documents present.
+
+    Returns
+    -------
+    dict of str to Path
+        Every file written, by file name.
+    """
+    import datetime as dt
+
+    from pipeline.documents._common import county_of_swis
+    from pipeline.documents.certification import write_certifications
+    from pipeline.documents.exhibits import place_words, write_description, write_inhabitants
+    from pipeline.documents.mapping import write_map
+    from pipeline.documents.report import render_report, write_report
+    from pipeline.documents.schedules import write_schedules
+    from pipeline.geometry.metes import MetesAndBounds, describe_territory
+
+    summary = evaluation.summary
+    when = inputs.filed_on if isinstance(inputs.filed_on, dt.date) else dt.date(2000, 1, 1)
+    counties = {t.swis: t.county or county_of_swis(t.swis) for t in inputs.towns}
+    files: dict[str, Path] = {}
+    files |= write_certifications(directory, summary, evaluation.parcels, counties=counties)
+    files |= write_schedules(
+        directory, parcels=evaluation.parcels, signatures=evaluation.signatures, when=when
+    )
+    files |= write_inhabitants(directory, evaluation.inhabitants, summary, when=when)
+
+    description: MetesAndBounds | None = None
+    problem = ""
+    try:
+        description = describe_territory(
+            inputs.territory,
+            working_crs=inputs.working_crs,
+            swis=inputs.towns[0].swis if inputs.towns else None,
+            name=inputs.name,
+            place=place_words([(t.name, counties.get(t.swis)) for t in inputs.towns]),
+        )
+    except ValueError as exc:
+        problem = str(exc)
+    files |= write_description(directory, description, when=when, problem=problem)
+
+    files |= write_map(
+        directory,
+        territory=inputs.territory,
+        crs=inputs.working_crs,
+        parcels=inputs.parcels,
+        schedule=evaluation.parcels,
+        towns=[(t.swis, t.name, t.boundary) for t in inputs.towns],
+        title=f"Proposed {inputs.name}",
+    )
+    report = render_report(
+        summary,
+        evaluation.parcels,
+        evaluation.signatures,
+        map_png=files["map.png"].read_bytes(),
+        files=[*files, "review-report.html"],
+        description_closure_ft=description.max_closure_ft if description else None,
+    )
+    files["review-report.html"] = write_report(directory / "review-report.html", report)
+    return files

@@ -1,0 +1,177 @@
+"""Shared helpers of the filing package: formatting, fixed dates, stable zip files.
+
+Every document is reproducible: the same inputs give the same bytes. Office
+files (DOCX, XLSX) are zip archives whose entries carry the time they were
+written, and whose ``docProps/core.xml`` carries created/modified times;
+:func:`stable_zip` rewrites both to the filing date.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import math
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+__all__ = ["dollars", "fraction", "percent", "rate", "stable_zip", "town_label", "write_bytes"]
+
+
+def _number(value: Any) -> float | None:
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        return None
+    return x if math.isfinite(x) else None
+
+
+def dollars(value: Any) -> str:
+    """``1234567.891`` → ``"$1,234,567.89"`` (``"—"`` when missing)."""
+    x = _number(value)
+    if x is None:
+        return "—"
+    sign = "-" if x < 0 else ""
+    return f"{sign}${abs(x):,.2f}"
+
+
+def percent(value: Any) -> str:
+    """A percentage (0-100) with four decimals: ``33.086878`` → ``"33.0869 %"``."""
+    x = _number(value)
+    return "—" if x is None else f"{x:.4f} %"
+
+
+def rate(value: Any) -> str:
+    """An equalization rate (percent) with four decimals."""
+    return percent(value)
+
+
+def fraction(value: Any) -> str:
+    """A fraction in the territory with six decimals."""
+    x = _number(value)
+    return "—" if x is None else f"{x:.6f}"
+
+
+def town_label(name: str) -> str:
+    """``"Harlow"`` → ``"Town of Harlow"`` (unchanged when it already says so)."""
+    n = name.strip()
+    return n if n.lower().startswith(("town of", "city of")) else f"Town of {n}"
+
+
+_CORE_TIME = re.compile(
+    rb"(<dcterms:(?:created|modified)\b[^>]*>)[^<]*(</dcterms:(?:created|modified)>)"
+)
+_PRINTED = re.compile(rb"(<cp:lastPrinted>)[^<]*(</cp:lastPrinted>)")
+
+
+def stable_zip(data: bytes, *, when: dt.date) -> bytes:
+    """Rewrite an Office zip so that it no longer depends on the clock.
+
+    Parameters
+    ----------
+    data
+        The bytes of a DOCX or XLSX file.
+    when
+        The date written into every entry and into the document properties.
+
+    Returns
+    -------
+    bytes
+        The same entries in the same order, each dated ``when`` at midnight,
+        deflated, with ``docProps/core.xml`` created/modified/last printed set
+        to ``when``.
+    """
+    stamp = dt.datetime(when.year, when.month, when.day).strftime("%Y-%m-%dT%H:%M:%SZ").encode()
+    src = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            content = src.read(info.filename)
+            if info.filename == "docProps/core.xml":
+                content = _CORE_TIME.sub(rb"\g<1>" + stamp + rb"\g<2>", content)
+                content = _PRINTED.sub(rb"\g<1>" + stamp + rb"\g<2>", content)
+            entry = zipfile.ZipInfo(
+                info.filename, date_time=(when.year, when.month, when.day, 0, 0, 0)
+            )
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.create_system = 3
+            entry.external_attr = 0o644 << 16
+            dst.writestr(entry, content, compresslevel=6)
+    return out.getvalue()
+
+
+def write_bytes(path: Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` and return the path."""
+    path.write_bytes(data)
+    return path
+
+
+#: New York counties by the two digits that open a SWIS code (alphabetical, 01-57).
+_COUNTIES = [
+    "Albany",
+    "Allegany",
+    "Broome",
+    "Cattaraugus",
+    "Cayuga",
+    "Chautauqua",
+    "Chemung",
+    "Chenango",
+    "Clinton",
+    "Columbia",
+    "Cortland",
+    "Delaware",
+    "Dutchess",
+    "Erie",
+    "Essex",
+    "Franklin",
+    "Fulton",
+    "Genesee",
+    "Greene",
+    "Hamilton",
+    "Herkimer",
+    "Jefferson",
+    "Lewis",
+    "Livingston",
+    "Madison",
+    "Monroe",
+    "Montgomery",
+    "Nassau",
+    "Niagara",
+    "Oneida",
+    "Onondaga",
+    "Ontario",
+    "Orange",
+    "Orleans",
+    "Oswego",
+    "Otsego",
+    "Putnam",
+    "Rensselaer",
+    "Rockland",
+    "St.Lawrence",
+    "Saratoga",
+    "Schenectady",
+    "Schoharie",
+    "Schuyler",
+    "Seneca",
+    "Steuben",
+    "Suffolk",
+    "Sullivan",
+    "Tioga",
+    "Tompkins",
+    "Ulster",
+    "Warren",
+    "Washington",
+    "Wayne",
+    "Westchester",
+    "Wyoming",
+    "Yates",
+]
+
+
+def county_of_swis(swis: str) -> str | None:
+    """The county a SWIS code lies in (``"104400"`` → ``"Columbia"``); ``None`` if unknown."""
+    code = str(swis).strip()[:2]
+    if not code.isdigit() or not 1 <= int(code) <= len(_COUNTIES):
+        return None
+    return _COUNTIES[int(code) - 1].replace("St.", "St. ")

@@ -1,0 +1,317 @@
+"""The assessor's certification, one per town (Village Law § 2-202.1.d).
+
+- One town, d(1): the total assessed valuation of the territory and the amount
+  of it owned by the signers.
+- Several towns, d(2): for each town, the total full valuation of the part of
+  the territory in that town and the full valuation of it owned by the signers,
+  with the equalization rate and the roll year used.
+
+Each certification carries the jurat for the notary and, as an annex, the
+parcel schedule of its town. Every figure is taken from the evaluation
+(``summary["owner_test"]["parts"]`` and the parcel schedule): nothing is
+recomputed here except the annex's column totals.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pipeline.documents._common import dollars, fraction, percent, rate, town_label
+from pipeline.documents._render import (
+    Document,
+    Heading,
+    PageBreak,
+    Para,
+    Table,
+    Title,
+    render_docx,
+    render_pdf,
+)
+
+__all__ = [
+    "CertificationFigures",
+    "certification_document",
+    "certification_figures",
+    "write_certifications",
+]
+
+_BASIS_WORDS = {
+    "assessment_total": "total assessed value (roll field assessment_total)",
+    "town_taxable_value": "town taxable value (roll field town_taxable_value)",
+}
+
+
+@dataclass(frozen=True)
+class CertificationFigures:
+    """What one assessor certifies, as the evaluation computed it."""
+
+    paragraph: str  # "2-202.1.d(1)" or "2-202.1.d(2)"
+    basis: str  # "assessed" (one town) or "full" (several towns)
+    territory_name: str
+    filed_on: str
+    regime: str
+    swis: str
+    town: str
+    county: str | None
+    roll_year: int | None
+    equalization_rate: float | None
+    total_assessed: float
+    signer_assessed: float
+    total_full: float | None
+    signer_full: float | None
+    percent: float | None
+    value_basis_column: str
+    towns_in_territory: int
+
+
+def certification_figures(
+    summary: Mapping[str, Any], *, counties: Mapping[str, str | None] | None = None
+) -> list[CertificationFigures]:
+    """One :class:`CertificationFigures` per town part of the owner test.
+
+    Parameters
+    ----------
+    summary
+        The ``summary.json`` object of the evaluation.
+    counties
+        County of each town (by SWIS), for the jurat; missing → a blank line.
+
+    Returns
+    -------
+    list of CertificationFigures
+        Empty when the owner test does not apply (no owner allegation, or a
+        regime without the owner basis): § 2-202.1.d asks for no certification.
+    """
+    otest = summary.get("owner_test") or {}
+    if not otest.get("applies"):
+        return []
+    parts = list(otest.get("parts") or [])
+    rolls = {str(r["swis"]): r for r in summary.get("rolls") or []}
+    several = len(parts) > 1 or otest.get("value_basis") == "full"
+    petition = summary.get("petition") or {}
+    out: list[CertificationFigures] = []
+    for part in parts:
+        swis = str(part["swis"])
+        roll = rolls.get(swis, {})
+        out.append(
+            CertificationFigures(
+                paragraph="2-202.1.d(2)" if several else "2-202.1.d(1)",
+                basis="full" if several else "assessed",
+                territory_name=str(petition.get("name", "")),
+                filed_on=str(petition.get("filed_on", "")),
+                regime=str(summary.get("regime", "")),
+                swis=swis,
+                town=str(roll.get("name") or swis),
+                county=(counties or {}).get(swis),
+                roll_year=roll.get("roll_year"),
+                equalization_rate=part.get("equalization_rate", roll.get("equalization_rate")),
+                total_assessed=float(part.get("total_assessed") or 0.0),
+                signer_assessed=float(part.get("signer_assessed") or 0.0),
+                total_full=part.get("total_full"),
+                signer_full=part.get("signer_full"),
+                percent=part.get("percent"),
+                value_basis_column=str(otest.get("value_basis_column", "assessment_total")),
+                towns_in_territory=len(parts),
+            )
+        )
+    return out
+
+
+#: Columns of the annex (label, schedule column, formatter, relative width, numeric).
+def _annex(parcels: pd.DataFrame, fig: CertificationFigures) -> Table:
+    full = fig.basis == "full"
+    cols: list[tuple[str, str, Callable[[Any], str], float]] = [
+        ("SWIS", "swis_code", str, 0.7),
+        ("Print key", "print_key_code", str, 1.1),
+        ("Owners", "owners", str, 2.4),
+        ("Assessed value", "assessed_value", dollars, 1.2),
+        ("Fraction in territory", "fraction_in_territory", fraction, 0.9),
+        ("Source", "fraction_source", str, 0.7),
+        ("Apportioned assessed", "apportioned_assessed", dollars, 1.2),
+    ]
+    if full:
+        cols.append(("Apportioned full", "apportioned_full", dollars, 1.2))
+    cols += [
+        ("Signing owners", "signing_owners", str, 1.6),
+        ("Signer credit (assessed)", "signer_credit_assessed", dollars, 1.2),
+    ]
+    if full:
+        cols.append(("Signer credit (full)", "signer_credit_full", dollars, 1.2))
+    columns = [
+        [formatter(v) for v in (parcels[col].tolist() if col in parcels else [""] * len(parcels))]
+        for _label, col, formatter, _width in cols
+    ]
+    rows: list[list[str]] = [list(r) for r in zip(*columns, strict=True)] if columns else []
+    money = {
+        "assessed_value",
+        "apportioned_assessed",
+        "apportioned_full",
+        "signer_credit_assessed",
+        "signer_credit_full",
+    }
+    totals = []
+    for i, (_, col, _, _) in enumerate(cols):
+        if col in money:
+            totals.append(dollars(float(pd.to_numeric(parcels[col], errors="coerce").sum())))
+        elif i == 0:
+            totals.append("Total")
+        elif i == 1:
+            totals.append(f"{len(parcels):,} records")
+        else:
+            totals.append("")
+    rows.append(totals)
+    right = tuple(
+        i for i, (_, col, _, _) in enumerate(cols) if col in money or col == "fraction_in_territory"
+    )
+    return Table(
+        header=tuple(c[0] for c in cols),
+        rows=rows,
+        widths=tuple(c[3] for c in cols),
+        right=right,
+        totals=True,
+        wrap=tuple(
+            i for i, (_, col, _, _) in enumerate(cols) if col in ("owners", "signing_owners")
+        ),
+    )
+
+
+def _line(n: int = 30) -> str:
+    return "_" * n
+
+
+def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> Document:
+    """The certification of one town as a document (rendered to DOCX and PDF).
+
+    Parameters
+    ----------
+    fig
+        The figures of the town (:func:`certification_figures`).
+    parcels
+        The parcel schedule (``parcels.csv`` rows) of that town.
+    """
+    when = _date(fig.filed_on)
+    doc = Document(
+        title=f"Assessor's certification — {town_label(fig.town)}", when=when, landscape=True
+    )
+    town = town_label(fig.town)
+    county = fig.county or _line(20)
+    roll = f"{fig.roll_year}" if fig.roll_year else _line(6)
+    basis_words = _BASIS_WORDS.get(fig.value_basis_column, fig.value_basis_column)
+    doc.add(
+        Title("CERTIFICATION OF ASSESSOR"),
+        Para(f"Village Law § {fig.paragraph}", align="center"),
+        Para(
+            f"Petition for the incorporation of the proposed {fig.territory_name}",
+            bold=True,
+            align="center",
+        ),
+        Para(f"{town} (SWIS {fig.swis}), County of {county}, State of New York", align="center"),
+        Heading("Certification"),
+        Para(
+            f"I, {_line(36)}, an assessor of the {town}, County of {county}, State of New "
+            f"York, being duly sworn, certify as follows upon the last completed assessment "
+            f"roll of the {town} (the final roll of {roll}), "
+            f"valued on the basis of the {basis_words}:"
+        ),
+    )
+    if fig.basis == "assessed":
+        doc.add(
+            Para(
+                "1. The total assessed valuation of the real property in the territory of the "
+                f"proposed {fig.territory_name}, as described in the exhibit annexed to the "
+                f"petition, is {dollars(fig.total_assessed)}."
+            ),
+            Para(
+                "2. The correct total amount of that assessed valuation owned by the signers "
+                f"of the petition is {dollars(fig.signer_assessed)}, being "
+                f"{percent(fig.percent)} of the total assessed valuation of the territory."
+            ),
+        )
+    else:
+        doc.add(
+            Para(
+                f"1. The territory of the proposed {fig.territory_name} lies in "
+                f"{fig.towns_in_territory} towns. The equalization rate of the {town} for the "
+                f"roll year {roll} is {rate(fig.equalization_rate)}; full valuation = assessed "
+                "valuation ÷ (equalization rate ÷ 100)."
+            ),
+            Para(
+                f"2. The total full valuation of that portion of the territory located in the "
+                f"{town} is {dollars(fig.total_full)} (total assessed valuation "
+                f"{dollars(fig.total_assessed)})."
+            ),
+            Para(
+                "3. The correct total amount of full valuation of real property in the "
+                f"territory and in the {town} owned by the signers of the petition is "
+                f"{dollars(fig.signer_full)} (assessed valuation "
+                f"{dollars(fig.signer_assessed)}), being {percent(fig.percent)} of the full "
+                "valuation of that portion."
+            ),
+        )
+    doc.add(
+        Para(
+            "Where a parcel lies partly in the territory, its assessed value has been "
+            "apportioned to the part in the territory (§ 2-202.1.a(2)); co-owners are each "
+            "credited the value divided by the number of owners. The apportionment and the "
+            "credit of every parcel are shown in the annexed schedule."
+        ),
+        Para(""),
+        Para(f"{_line(40)}\nAssessor, {town}\n\nPrinted name: {_line(32)}\n\nDate: {_line(20)}"),
+        Heading("Jurat"),
+        Para(
+            f"STATE OF NEW YORK\nCOUNTY OF {fig.county.upper() if fig.county else _line(20)}"
+            "          ss.:"
+        ),
+        Para(
+            f"Sworn to before me this ___ day of ______, 20__\n\n{_line(40)}\n"
+            "Notary Public, State of New York"
+        ),
+        Para(
+            f"Prepared from the petition computation (regime {fig.regime}; petition filed "
+            f"{fig.filed_on}) for the assessor's review. The figures are the assessor's to "
+            "certify.",
+            align="left",
+        ),
+        PageBreak(),
+        Heading(f"Annex: parcel schedule of the {town} (SWIS {fig.swis}), roll year {roll}"),
+        _annex(parcels, fig),
+    )
+    return doc
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        return dt.date(2000, 1, 1)
+
+
+def write_certifications(
+    directory: Path,
+    summary: Mapping[str, Any],
+    parcels: pd.DataFrame,
+    *,
+    counties: Mapping[str, str | None] | None = None,
+) -> dict[str, Path]:
+    """Write ``certification-<swis>.docx`` and ``.pdf`` for each town part.
+
+    Returns
+    -------
+    dict of str to Path
+        The files written, by file name (empty when no certification applies).
+    """
+    files: dict[str, Path] = {}
+    town_col = parcels["town_swis"].astype("str") if "town_swis" in parcels else None
+    for fig in certification_figures(summary, counties=counties):
+        own = parcels.loc[town_col == fig.swis] if town_col is not None else parcels.iloc[0:0]
+        doc = certification_document(fig, own)
+        for ext, render in (("docx", render_docx), ("pdf", render_pdf)):
+            name = f"certification-{fig.swis}.{ext}"
+            files[name] = render(doc, directory / name)
+    return files

@@ -1,0 +1,160 @@
+"""Exhibits of the petition (§ 2-202.1.c): the territory and its regular inhabitants.
+
+- c(1) description of the territory: the metes-and-bounds text computed by
+  :func:`pipeline.geometry.metes.describe_territory`, as plain text and DOCX.
+- c(2) list of the regular inhabitants: the persons the evaluation placed in
+  the territory (status ``inside`` of the inhabitant schedule), as PDF and CSV.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pipeline.documents._common import town_label, write_bytes
+from pipeline.documents._render import (
+    Document,
+    Heading,
+    Mono,
+    Para,
+    Table,
+    Title,
+    render_docx,
+    render_pdf,
+)
+from pipeline.geometry.metes import MetesAndBounds
+from pipeline.io.results import write_csv
+
+__all__ = ["inhabitants_exhibit", "write_description", "write_inhabitants"]
+
+
+def inhabitants_exhibit(inhabitants: pd.DataFrame) -> pd.DataFrame:
+    """The exhibit's rows: number, name, address of each inhabitant placed inside.
+
+    Parameters
+    ----------
+    inhabitants
+        The inhabitant schedule of the evaluation (``status`` per entry).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``number``, ``name``, ``address`` in the order of the list.
+    """
+    inside = inhabitants.loc[inhabitants["status"].astype("str") == "inside"]
+    out = pd.DataFrame(
+        {
+            "number": range(1, len(inside) + 1),
+            "name": inside["name"].astype("str").to_numpy(),
+            "address": inside["address"].astype("str").to_numpy(),
+        }
+    )
+    return out
+
+
+def write_inhabitants(
+    directory: Path,
+    inhabitants: pd.DataFrame | None,
+    summary: Mapping[str, Any],
+    *,
+    when: dt.date,
+) -> dict[str, Path]:
+    """Write ``exhibit-inhabitants.pdf`` and ``exhibit-inhabitants.csv`` (c(2))."""
+    if inhabitants is None:
+        return {}
+    rows = inhabitants_exhibit(inhabitants)
+    population = summary.get("population") or {}
+    name = str((summary.get("petition") or {}).get("name", ""))
+    doc = Document(title="Exhibit: regular inhabitants", when=when)
+    doc.add(
+        Title("EXHIBIT — LIST OF REGULAR INHABITANTS"),
+        Para(f"Village Law § 2-202.1.c(2) — proposed {name}", align="center"),
+        Para(
+            "Regular inhabitants of the territory: "
+            f"{population.get('regular_inhabitants', len(rows)):,} distinct persons (minimum "
+            f"{population.get('minimum', '—')}). Entries of the list found "
+            f"outside the territory ({population.get('outside', 0)}), repeated "
+            f"({population.get('duplicates', 0)}) or that could not be placed "
+            f"({population.get('unplaced', 0)}) are not listed here; they are in inhabitants.csv."
+        ),
+        Table(
+            header=("No.", "Name", "Address"),
+            rows=[
+                [f"{n:,}", str(a), str(b)] for n, a, b in rows.itertuples(index=False, name=None)
+            ],
+            widths=(0.6, 3.0, 3.4),
+            right=(0,),
+        ),
+    )
+    files = {"exhibit-inhabitants.pdf": render_pdf(doc, directory / "exhibit-inhabitants.pdf")}
+    write_csv(directory / "exhibit-inhabitants.csv", rows)
+    files["exhibit-inhabitants.csv"] = directory / "exhibit-inhabitants.csv"
+    return files
+
+
+def place_words(towns: Sequence[tuple[str, str | None]]) -> str:
+    """``[("Harlow", "Columbia"), ("Brinton", "Columbia")]`` →
+    ``"the Towns of Harlow and Brinton, County of Columbia"``."""
+    names = [n for n, _ in towns]
+    counties = sorted({c for _, c in towns if c})
+    if len(names) == 1:
+        where = f"the {town_label(names[0])}"
+    else:
+        where = "the Towns of " + ", ".join(names[:-1]) + " and " + names[-1]
+    if len(counties) == 1:
+        where += f", County of {counties[0]}"
+    elif counties:
+        where += ", Counties of " + ", ".join(counties[:-1]) + " and " + counties[-1]
+    return where
+
+
+def write_description(
+    directory: Path,
+    description: MetesAndBounds | None,
+    *,
+    when: dt.date,
+    problem: str = "",
+) -> dict[str, Path]:
+    """Write ``exhibit-description.txt`` and ``exhibit-description.docx`` (c(1)).
+
+    When the description could not be made (``description`` is ``None``), the
+    text file states why.
+    """
+    txt = directory / "exhibit-description.txt"
+    if description is None:
+        write_bytes(txt, f"No metes-and-bounds description: {problem}\n".encode())
+        return {"exhibit-description.txt": txt}
+    write_bytes(txt, description.text.encode("utf-8"))
+    lines = description.text.splitlines()
+    doc = Document(title="Exhibit: description of the territory", when=when)
+    doc.add(Title("EXHIBIT — DESCRIPTION OF THE TERRITORY"))
+    para: list[str] = []
+    for line in lines[1:]:
+        if line.strip():
+            para.append(line)
+            continue
+        if para:
+            text = " ".join(para)
+            if text.startswith(("PARCEL", "EXCEPTION")):
+                doc.add(Heading(text))
+            elif text.startswith("THENCE"):
+                doc.add(Mono("\n".join(para)))
+            else:
+                doc.add(Para(text))
+            para = []
+    if para:
+        doc.add(Para(" ".join(para)))
+    doc.add(
+        Para(
+            f"Error of closure of every course list: at most {description.max_closure_ft:.3f} "
+            "feet (bearings and distances as written)."
+        )
+    )
+    return {
+        "exhibit-description.txt": txt,
+        "exhibit-description.docx": render_docx(doc, directory / "exhibit-description.docx"),
+    }

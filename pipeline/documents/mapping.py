@@ -1,0 +1,270 @@
+"""The map of the territory (matplotlib, PNG and PDF).
+
+The territory outline, its town parts, the parcels coloured by signer status
+(credited to a signer / not signed), parcels that straddle the boundary hatched,
+a north arrow, a scale bar in feet or miles and a legend; roll records without
+a polygon (unmapped) are counted in the legend. The figures are byte-stable:
+the Agg backend, no timestamps in the metadata, fixed size and resolution.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+from typing import Any
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import pyproj
+from shapely.geometry.base import BaseGeometry
+
+from pipeline.documents._common import write_bytes
+from pipeline.frames import PARCEL_KEY
+from pipeline.keys import parcel_key
+
+__all__ = ["parcel_status", "render_map", "write_map"]
+
+CREDITED = "#2e7d32"
+NOT_SIGNED = "#f2c14e"
+OUTLINE = "#b00020"
+_TOWN_COLORS = ("#1f4e79", "#6a3d9a", "#00796b", "#8d6e63", "#455a64")
+_US_FOOT_M = 1200.0 / 3937.0
+
+
+def parcel_status(parcels: pd.DataFrame) -> pd.DataFrame:
+    """Signer status and straddling flag of each parcel key of the schedule.
+
+    Parameters
+    ----------
+    parcels
+        The parcel schedule (``parcels.csv`` rows).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by parcel key: ``status`` (``credited`` when any record of the
+        parcel carries a signer credit, ``not signed`` otherwise, ``unmapped``
+        for records without polygon) and ``straddles`` (0 < fraction < 1).
+    """
+    if parcels.empty:
+        return pd.DataFrame({"status": pd.Series(dtype="str"), "straddles": pd.Series(dtype=bool)})
+    keys = []
+    for swis, pk in zip(
+        parcels["swis_code"].astype("str"), parcels["print_key_code"].astype("str"), strict=True
+    ):
+        try:
+            keys.append(parcel_key(swis, pk))
+        except ValueError:
+            keys.append(f"{swis}|{pk}")
+    frac = pd.to_numeric(parcels["fraction_in_territory"], errors="coerce").fillna(0.0)
+    credit = pd.to_numeric(parcels["signer_credit_assessed"], errors="coerce").fillna(0.0)
+    df = pd.DataFrame(
+        {
+            PARCEL_KEY: keys,
+            "credited": (credit > 0).to_numpy(),
+            "unmapped": (parcels["fraction_source"].astype("str") == "unmapped").to_numpy(),
+            "straddles": ((frac > 0) & (frac < 1)).to_numpy(),
+            "inside": (frac > 0).to_numpy(),
+        }
+    )
+    g = df.groupby(PARCEL_KEY, sort=True).agg(
+        credited=("credited", "any"),
+        unmapped=("unmapped", "all"),
+        straddles=("straddles", "any"),
+        inside=("inside", "any"),
+    )
+    status = np.where(g["unmapped"], "unmapped", np.where(g["credited"], "credited", "not signed"))
+    return pd.DataFrame(
+        {
+            "status": status,
+            "straddles": g["straddles"].to_numpy(),
+            "inside": g["inside"].to_numpy(),
+        },
+        index=g.index,
+    )
+
+
+def _nice(length: float) -> float:
+    """The largest 1, 2, 5 × 10^k not above ``length``."""
+    if length <= 0:
+        return 1.0
+    k = math.floor(math.log10(length))
+    for m in (5, 2, 1):
+        if m * 10**k <= length:
+            return float(m * 10**k)
+    return float(10**k)
+
+
+def _feet_per_unit(crs: str) -> float:
+    c = pyproj.CRS.from_user_input(crs)
+    metres = c.axis_info[0].unit_conversion_factor if c.axis_info else 1.0
+    return float(metres) / _US_FOOT_M
+
+
+def render_map(
+    *,
+    territory: BaseGeometry,
+    crs: str,
+    parcels: gpd.GeoDataFrame,
+    status: pd.DataFrame,
+    towns: list[tuple[str, str, BaseGeometry | None]],
+    title: str,
+    unmapped: int,
+) -> Any:
+    """Draw the map; return the matplotlib figure (Agg canvas)."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    from matplotlib.figure import Figure
+    from matplotlib.patches import FancyArrow, Patch, Rectangle
+
+    fig = Figure(figsize=(8.5, 11.0), dpi=150)
+    ax = fig.add_axes((0.05, 0.12, 0.9, 0.80))
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    fig.suptitle(title, fontsize=13, y=0.965)
+
+    shown = parcels.merge(status, left_on=PARCEL_KEY, right_index=True, how="inner")
+    shown = shown.loc[shown["inside"]].sort_values(PARCEL_KEY, kind="stable")
+    colors = {"credited": CREDITED, "not signed": NOT_SIGNED}
+    for st, color in colors.items():
+        part = shown.loc[shown["status"] == st]
+        if len(part):
+            part.plot(ax=ax, color=color, edgecolor="#555555", linewidth=0.2)
+    strad = shown.loc[shown["straddles"]]
+    if len(strad):
+        strad.plot(ax=ax, facecolor="none", edgecolor="#333333", hatch="////", linewidth=0.3)
+    handles: list[Any] = [
+        Patch(facecolor=CREDITED, edgecolor="#555555", label="parcel credited to a signer"),
+        Patch(facecolor=NOT_SIGNED, edgecolor="#555555", label="parcel not signed for"),
+        Patch(
+            facecolor="white",
+            edgecolor="#333333",
+            hatch="////",
+            label="parcel straddling the boundary (apportioned)",
+        ),
+    ]
+    for i, (swis, name, geom) in enumerate(towns):
+        if geom is None:
+            continue
+        color = _TOWN_COLORS[i % len(_TOWN_COLORS)]
+        part_geom = territory.intersection(geom)
+        if part_geom.is_empty:
+            continue
+        gpd.GeoSeries([part_geom], crs=crs).boundary.plot(
+            ax=ax, color=color, linewidth=1.0, linestyle="--"
+        )
+        handles.append(
+            Patch(
+                facecolor="none",
+                edgecolor=color,
+                linestyle="--",
+                label=f"part in the Town of {name} ({swis})",
+            )
+        )
+    gpd.GeoSeries([territory], crs=crs).boundary.plot(ax=ax, color=OUTLINE, linewidth=1.8)
+    handles.append(
+        Patch(facecolor="none", edgecolor=OUTLINE, linewidth=1.8, label="boundary of the territory")
+    )
+    handles.append(
+        Patch(
+            facecolor="none",
+            edgecolor="none",
+            label=f"roll records without a polygon (unmapped): {unmapped:,}",
+        )
+    )
+
+    minx, miny, maxx, maxy = territory.bounds
+    pad = 0.05 * max(maxx - minx, maxy - miny, 1.0)
+    ax.set_xlim(minx - pad, maxx + pad)
+    ax.set_ylim(miny - pad, maxy + pad)
+    x0, x1 = ax.get_xlim()
+    y0, y1 = ax.get_ylim()
+    # north arrow (grid north), top right
+    ax.add_patch(
+        FancyArrow(
+            x1 - 0.06 * (x1 - x0),
+            y1 - 0.14 * (y1 - y0),
+            0,
+            0.08 * (y1 - y0),
+            width=0.008 * (x1 - x0),
+            head_width=0.03 * (x1 - x0),
+            head_length=0.03 * (y1 - y0),
+            color="black",
+            length_includes_head=True,
+        )
+    )
+    ax.text(
+        x1 - 0.06 * (x1 - x0),
+        y1 - 0.05 * (y1 - y0),
+        "N",
+        ha="center",
+        va="bottom",
+        fontsize=12,
+        fontweight="bold",
+    )
+    # scale bar, bottom left
+    ft = _feet_per_unit(crs)
+    width_ft = (x1 - x0) * ft
+    if width_ft >= 2 * 5280:
+        bar = _nice(width_ft / 5280 / 4)
+        bar_units, label = bar * 5280 / ft, f"{bar:g} mile{'s' if bar != 1 else ''}"
+    else:
+        bar = _nice(width_ft / 4)
+        bar_units, label = bar / ft, f"{bar:,.0f} feet"
+    bx, by, h = x0 + 0.03 * (x1 - x0), y0 + 0.03 * (y1 - y0), 0.008 * (y1 - y0)
+    ax.add_patch(Rectangle((bx, by), bar_units / 2, h, facecolor="black", edgecolor="black"))
+    ax.add_patch(
+        Rectangle((bx + bar_units / 2, by), bar_units / 2, h, facecolor="white", edgecolor="black")
+    )
+    ax.text(bx, by + 2 * h, "0", ha="center", fontsize=8)
+    ax.text(bx + bar_units, by + 2 * h, label, ha="center", fontsize=8)
+    fig.legend(
+        handles=handles,
+        loc="lower center",
+        ncol=2,
+        fontsize=7.5,
+        frameon=False,
+        bbox_to_anchor=(0.5, 0.01),
+    )
+    fig.text(0.5, 0.935, f"Grid: {crs}", ha="center", fontsize=8, color="#444444")
+    return fig
+
+
+def write_map(
+    directory: Path,
+    *,
+    territory: BaseGeometry,
+    crs: str,
+    parcels: gpd.GeoDataFrame,
+    schedule: pd.DataFrame,
+    towns: list[tuple[str, str, BaseGeometry | None]],
+    title: str,
+) -> dict[str, Path]:
+    """Write ``map.png`` and ``map.pdf``; return them by name."""
+    status = parcel_status(schedule)
+    unmapped = (
+        int((schedule["fraction_source"].astype("str") == "unmapped").sum()) if len(schedule) else 0
+    )
+    keys = status.index[status["inside"]] if len(status) else pd.Index([])
+    drawn = parcels.loc[parcels[PARCEL_KEY].isin(keys), [PARCEL_KEY, "geometry"]]
+    fig = render_map(
+        territory=territory,
+        crs=crs,
+        parcels=drawn,
+        status=status,
+        towns=towns,
+        title=title,
+        unmapped=unmapped,
+    )
+    files: dict[str, Path] = {}
+    for ext, meta in (
+        ("png", {"Software": None}),
+        ("pdf", {"Creator": None, "Producer": None, "CreationDate": None}),
+    ):
+        buf = io.BytesIO()
+        fig.savefig(buf, format=ext, metadata=meta)
+        files[f"map.{ext}"] = write_bytes(directory / f"map.{ext}", buf.getvalue())
+    return files

@@ -1,0 +1,937 @@
+"""Matching signers to owners and voters: blocked comparisons in tiers, with a review queue.
+
+One engine (:class:`Reference` + :func:`match_people`) serves both the owner
+pages (references: the persons on the roll, with their parcels' situs and
+mailing addresses) and the resident pages (references: the voters, with their
+residence address). :func:`owner_matcher` implements
+:class:`pipeline.people.OwnerMatcher`.
+
+Names
+-----
+A name as written is read by :func:`pipeline.people.names.person_name_parts`
+(case, punctuation, accents, ``"Smith, Mary B"``, titles, the suffix split
+off). Against a reference (first, middle, last, suffix), the surname is the
+trailing token(s) whose letters equal the reference's surname without spaces
+or hyphens (``"Van Alstyne"`` == ``"VANALSTYNE"``, ``"Smith-Jones"`` ==
+``"Smith Jones"``, ``"O'Brien"`` == ``"OBrien"``); the first token is the first
+name; the tokens between are the middle name(s).
+
+======================  ==========================  ===========  ==========
+part                    finding                     score cut    auto?
+======================  ==========================  ===========  ==========
+surname                 equal                       0            yes
+surname                 one part of a double name   10           no
+surname                 close (Park/Parker, typo)   15           no
+first name              equal                       0            yes
+first name              initial only                15           no
+first name              nickname (Bill/William)     10           no
+first name              close (typo)                15           no
+middle                  equal initial / missing     0            yes
+middle                  written, none on record     10           no
+middle                  different initials          no match
+suffix                  equal                       0            yes
+suffix                  not written, record has     0            yes, unless a
+                                                                 Jr/Sr pair of
+                                                                 that name exists
+suffix                  written, record has none    10           no
+suffix                  different (Jr vs Sr)        no match
+======================  ==========================  ===========  ==========
+
+The name score is 100 minus the cuts. Addresses agree when the normalised keys
+are equal (situs or mailing of an owner's parcel; residence of a voter); they
+are *close* when the house number is equal and the street names are at least
+85 % alike (rapidfuzz ``ratio``: a typo), or when no number is written and the
+street is the same.
+
+Tiers
+-----
+* **accept**: a reference whose name is auto-acceptable *and* whose address
+  agrees exactly, and all such references are one identity.
+* **review** (``needs_review``, no credit until a match decision settles it):
+  several identities would be accepted; or a reference whose name matches in a
+  review tier at an agreeing or close address, or an auto-acceptable name at a
+  close address; or (owners only) an auto-acceptable name on the roll at
+  another address.
+* **none**: nothing of the above.
+
+Blocking
+--------
+Candidates come from two hash blocks, never from a full cross product: (surname
+key, first-name key) — first-name keys are the name, its canonical forms in the
+``nicknames`` list and its initial — and the exact normalised address. So a
+typo in the surname is found at the right address, a typo in the street with
+the right name, and only both together are missed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import JaroWinkler
+
+from pipeline.frames import PARCEL_KEY
+from pipeline.people import MATCH_COLUMNS
+from pipeline.people.names import (
+    first_name_keys,
+    fold_accents,
+    nickname_equivalent,
+    normalize_address,
+    normalize_address_text,
+    normalize_name,
+    person_name_parts,
+)
+
+__all__ = [
+    "OWNER_MATCH_EXTRA_COLUMNS",
+    "Candidate",
+    "MatchResult",
+    "NameComparison",
+    "Reference",
+    "compare_addresses",
+    "compare_names",
+    "match_people",
+    "owner_matcher",
+    "owner_references",
+]
+
+#: Columns an :func:`owner_matcher` result has after :data:`MATCH_COLUMNS`.
+OWNER_MATCH_EXTRA_COLUMNS: tuple[str, ...] = ("note", "candidates")
+
+ADDRESS_CLOSE_RATIO = 85.0
+FIRST_CLOSE_JW = 0.9
+LAST_CLOSE_JW = 0.9
+MAX_ADDRESS_BLOCK = 400
+
+
+@dataclass(frozen=True)
+class NameComparison:
+    """How a written name compares with a reference's name."""
+
+    score: float
+    auto: bool
+    suffix_missing: bool
+    evidence: str
+
+
+def _compact(tokens: Iterable[str]) -> str:
+    return "".join(tokens)
+
+
+def _last_close(a: str, b: str) -> bool:
+    if len(a) < 3 or len(b) < 3:
+        return False
+    short, long_ = sorted((a, b), key=len)
+    if long_.startswith(short) and len(long_) - len(short) <= 2:
+        return True  # PARK / PARKER
+    return JaroWinkler.similarity(a, b) >= LAST_CLOSE_JW
+
+
+def compare_names(
+    tokens: Sequence[str],
+    suffix: str,
+    first: str,
+    middle: str,
+    last: str,
+    ref_suffix: str,
+) -> NameComparison | None:
+    """Compare a written name with a reference name (see the module's table).
+
+    Parameters
+    ----------
+    tokens, suffix
+        The written name from :func:`~pipeline.people.names.person_name_parts`.
+    first, middle, last, ref_suffix
+        The reference's parts, normalised (upper case, no accents); ``last``
+        may hold spaces (``"VAN ALSTYNE"``, ``"SMITH JONES"``).
+
+    Returns
+    -------
+    NameComparison or None
+        ``None`` when the names are different people's.
+    """
+    if len(tokens) < 2 or not last:
+        return None
+    last_parts = last.split()
+    lc = _compact(last_parts)
+    cuts: list[tuple[float, str]] = []
+    k = 0
+    for j in range(1, len(tokens)):
+        if _compact(tokens[j:]) == lc:
+            k = j
+            break
+    if not k:
+        if len(last_parts) > 1 and tokens[-1] in last_parts:
+            k, cut = len(tokens) - 1, (10.0, "one part of the surname")
+        elif _last_close(tokens[-1], lc):
+            k, cut = len(tokens) - 1, (15.0, "surname close")
+        else:
+            return None
+        cuts.append(cut)
+    q_first, q_middle = tokens[0], tokens[1:k]
+    if q_first != first:
+        if (len(q_first) == 1 and first.startswith(q_first)) or (
+            len(first) == 1 and q_first.startswith(first)
+        ):
+            cuts.append((15.0, "first name as an initial"))
+        elif nickname_equivalent(q_first, first):
+            cuts.append((10.0, f"nickname {q_first}/{first}"))
+        elif len(q_first) > 2 and JaroWinkler.similarity(q_first, first) >= FIRST_CLOSE_JW:
+            cuts.append((15.0, "first name close"))
+        else:
+            return None
+    ref_middle = middle.split()
+    if q_middle and ref_middle:
+        if q_middle[0][0] != ref_middle[0][0]:
+            return None
+    elif q_middle:
+        cuts.append((10.0, "middle name written, none on record"))
+    missing = False
+    if suffix != ref_suffix:
+        if not suffix:
+            missing = True
+        elif not ref_suffix:
+            cuts.append((10.0, f"suffix {suffix} written, none on record"))
+        else:
+            return None
+    auto = not cuts
+    evidence = "; ".join(c[1] for c in cuts) or "name agrees"
+    if missing:
+        evidence += f"; suffix {ref_suffix} not written"
+    return NameComparison(100.0 - sum(c[0] for c in cuts), auto, missing, evidence)
+
+
+def _split_address(addr: str) -> tuple[str, str]:
+    head, _, rest = addr.partition(" ")
+    if head and head[0].isdigit():
+        return head, rest
+    return "", addr
+
+
+def compare_addresses(written: str, addresses: Sequence[tuple[str, str]]) -> tuple[str, str]:
+    """How a written address (normalised) compares with a reference's addresses.
+
+    Parameters
+    ----------
+    written
+        Key from :func:`~pipeline.people.names.normalize_address_text`.
+    addresses
+        ``(key, kind)`` pairs of the reference, e.g. ``("12 OAK ST", "situs")``.
+
+    Returns
+    -------
+    tuple[str, str]
+        ``(agreement, kind)``: agreement ``"same"``, ``"close"`` or ``""``
+        (none), and the kind of the best address (``""`` when none).
+    """
+    best = ("", "")
+    if not written:
+        return best
+    num, street = _split_address(written)
+    for key, kind in addresses:
+        if key == written:
+            return "same", kind
+        if best[0]:
+            continue
+        rnum, rstreet = _split_address(key)
+        if (num and num == rnum and fuzz.ratio(street, rstreet) >= ADDRESS_CLOSE_RATIO) or (
+            not num and street and street == rstreet
+        ):
+            best = ("close", kind)
+    return best
+
+
+@dataclass
+class Reference:
+    """The people one matches against, normalised and blocked.
+
+    Build it with :meth:`build`. ``identity[i]`` groups references that are
+    one person (owners: same name sharing an address; voters: each alone).
+    """
+
+    first: list[str]
+    middle: list[str]
+    last: list[str]
+    suffix: list[str]
+    addresses: list[tuple[tuple[str, str], ...]]
+    identity: list[int]
+    label: list[str]
+    by_name: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    by_address: dict[str, list[int]] = field(default_factory=dict)
+    by_fullname: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+
+    @classmethod
+    def build(
+        cls,
+        first: Sequence[str],
+        middle: Sequence[str],
+        last: Sequence[str],
+        suffix: Sequence[str],
+        addresses: Sequence[tuple[tuple[str, str], ...]],
+        label: Sequence[str],
+        *,
+        link_identities: bool,
+    ) -> Reference:
+        """Normalise the names and build the blocks.
+
+        Parameters
+        ----------
+        first, middle, last, suffix
+            Name parts as recorded (any case, accents, punctuation).
+        addresses
+            Normalised ``(key, kind)`` addresses of each reference.
+        label
+            What a match to the reference is reported as.
+        link_identities
+            Link references with the same first name, surname and suffix that
+            share an address and whose middle initials do not differ into
+            one identity (owners); otherwise every reference is its own.
+        """
+
+        def norm(values: Sequence[str]) -> list[str]:
+            cache: dict[str, str] = {}
+            out = []
+            for v in values:
+                if v not in cache:
+                    cache[v] = normalize_name(fold_accents(v)) if isinstance(v, str) else ""
+                out.append(cache[v])
+            return out
+
+        f, m, la = norm(first), norm(middle), norm(last)
+        s = [
+            {"JUNIOR": "JR", "SENIOR": "SR", "2ND": "II", "3RD": "III", "4TH": "IV"}.get(x, x)
+            for x in norm(suffix)
+        ]
+        n = len(f)
+        ref = cls(f, m, la, s, list(addresses), list(range(n)), list(label))
+        keys_cache: dict[str, frozenset[str]] = {}
+        for i in range(n):
+            if not la[i] or not f[i]:
+                continue
+            fk = keys_cache.get(f[i])
+            if fk is None:
+                fk = first_name_keys(f[i]) | {f[i][:1]}
+                keys_cache[f[i]] = fk
+            parts = la[i].split()
+            lks = {_compact(parts), *parts} if len(parts) > 1 else {parts[0]}
+            for lk in lks:
+                for k in fk:
+                    ref.by_name.setdefault((lk, k), []).append(i)
+            ref.by_fullname.setdefault((f[i], _compact(parts)), []).append(i)
+            for a, _ in ref.addresses[i]:
+                ref.by_address.setdefault(a, []).append(i)
+        if link_identities:
+            ref._link()
+        return ref
+
+    def _link(self) -> None:
+        parent = self.identity
+
+        def find(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        for rows in self.by_fullname.values():
+            if len(rows) < 2:
+                continue
+            first_at: dict[tuple[str, str, str], int] = {}
+            for i in rows:
+                mid = self.middle[i][:1]
+                for a, _ in self.addresses[i]:
+                    for j in (
+                        first_at.get((a, self.suffix[i], mid)),
+                        first_at.get((a, self.suffix[i], "")) if mid else None,
+                    ):
+                        if j is not None:
+                            ri, rj = find(i), find(j)
+                            if ri != rj:
+                                parent[max(ri, rj)] = min(ri, rj)
+                    first_at.setdefault((a, self.suffix[i], mid), i)
+                    if mid:
+                        first_at.setdefault((a, self.suffix[i], ""), i)
+        for i in range(len(parent)):
+            parent[i] = find(i)
+
+    def members(self, identity: int) -> list[int]:
+        """References of one identity."""
+        if not hasattr(self, "_members"):
+            groups: dict[int, list[int]] = {}
+            for i, c in enumerate(self.identity):
+                groups.setdefault(c, []).append(i)
+            self._members = groups
+        return self._members.get(identity, [identity])
+
+    def name_of(self, i: int) -> str:
+        """Display name of a reference."""
+        return " ".join(
+            p for p in (self.first[i], self.middle[i], self.last[i], self.suffix[i]) if p
+        )
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A reference considered for a line, with the evidence."""
+
+    ref: int
+    name_score: float
+    name_evidence: str
+    address: str  # "same" | "close" | ""
+    address_kind: str  # "situs" | "mailing" | "residence" | ""
+    auto: bool = False  # the name alone would allow an automatic match
+    suffix_missing: bool = False
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The tier reached by one written name and address."""
+
+    tier: str  # "accept" | "review" | "none"
+    identity: int  # the accepted identity, -1 otherwise
+    score: float
+    note: str
+    candidates: tuple[Candidate, ...]
+
+
+def _candidates(ref: Reference, tokens: tuple[str, ...], address: str) -> tuple[set[int], set[int]]:
+    by_name: set[int] = set()
+    if len(tokens) >= 2:
+        fkeys = first_name_keys(tokens[0]) | {tokens[0][:1]}
+        lkeys = {tokens[-1]}
+        if len(tokens) >= 3:
+            lkeys.add(_compact(tokens[-2:]))
+        if len(tokens) >= 4:
+            lkeys.add(_compact(tokens[-3:]))
+        for lk in lkeys:
+            for fk in fkeys:
+                by_name.update(ref.by_name.get((lk, fk), ()))
+    at = ref.by_address.get(address, []) if address else []
+    if len(at) > MAX_ADDRESS_BLOCK:
+        at = []
+    return by_name, set(at)
+
+
+def match_people(
+    ref: Reference,
+    tokens: tuple[str, ...],
+    suffix: str,
+    address: str,
+    *,
+    review_name_elsewhere: bool,
+    max_candidates: int = 5,
+) -> MatchResult:
+    """Match one written name and address against the references.
+
+    Parameters
+    ----------
+    ref
+        The references.
+    tokens, suffix
+        The written name (:func:`~pipeline.people.names.person_name_parts`).
+    address
+        The written address, normalised.
+    review_name_elsewhere
+        Send an auto-acceptable name found only at other addresses to review
+        (owners: the roll's mailing address may be stale) rather than to none
+        (voters: the residence written must be the registered one).
+    max_candidates
+        Candidates kept as evidence for a review.
+
+    Returns
+    -------
+    MatchResult
+    """
+    by_name, by_addr = _candidates(ref, tokens, address)
+    cands: list[Candidate] = []
+    for i in sorted(by_name | by_addr):
+        nc = compare_names(tokens, suffix, ref.first[i], ref.middle[i], ref.last[i], ref.suffix[i])
+        if nc is None:
+            continue
+        agree, kind = compare_addresses(address, ref.addresses[i])
+        cands.append(Candidate(i, nc.score, nc.evidence, agree, kind, nc.auto, nc.suffix_missing))
+    if not cands:
+        return MatchResult("none", -1, 0.0, "", ())
+    auto = [c for c in cands if c.auto and c.address == "same"]
+    idents = sorted({ref.identity[c.ref] for c in auto})
+    ordered = sorted(cands, key=lambda c: (-c.name_score, c.address != "same", c.ref))
+    kept = tuple(ordered[:max_candidates])
+    if len(idents) == 1:
+        # a Jr/Sr pair: a missing suffix is not enough when a namesake has another suffix
+        missing = any(c.suffix_missing for c in auto)
+        if missing:
+            chosen = auto[0].ref
+            namesakes = ref.by_fullname.get((ref.first[chosen], _compact(ref.last[chosen].split())))
+            suffixes = {ref.suffix[j] for j in namesakes or ()}
+            if len(suffixes) > 1:
+                return MatchResult(
+                    "review",
+                    -1,
+                    max(c.name_score for c in auto),
+                    "suffix not written and the roll has "
+                    + " and ".join(sorted(s or "no suffix" for s in suffixes))
+                    + " of this name",
+                    kept,
+                )
+        return MatchResult("accept", idents[0], max(c.name_score for c in auto), "", kept)
+    if len(idents) > 1:
+        labels = sorted({ref.label[c.ref] for c in auto})
+        return MatchResult(
+            "review",
+            -1,
+            max(c.name_score for c in auto),
+            "several match: " + ";".join(labels),
+            kept,
+        )
+    near = [c for c in cands if c.address in ("same", "close")]
+    if near:
+        best = sorted(near, key=lambda c: (-c.name_score, c.address != "same", c.ref))[0]
+        return MatchResult(
+            "review",
+            -1,
+            best.name_score,
+            f"review: {best.name_evidence}; address {best.address or 'differs'} "
+            f"({ref.label[best.ref]})",
+            kept,
+        )
+    exact_elsewhere = [c for c in cands if c.auto and not c.suffix_missing]
+    if exact_elsewhere:
+        labels = sorted({ref.label[c.ref] for c in exact_elsewhere})
+        note = "name found at another address: " + ";".join(labels[:5])
+        if review_name_elsewhere:
+            return MatchResult("review", -1, 100.0, note, kept)
+        return MatchResult("none", -1, 0.0, note, kept)
+    return MatchResult("none", -1, 0.0, "", kept)
+
+
+# ------------------------------------------------------------------------- owners
+
+
+def _text_col(frame: pd.DataFrame, name: str) -> list[str]:
+    if name not in frame.columns:
+        return [""] * len(frame)
+    s = frame[name]
+    return s.astype(object).where(s.notna(), "").astype(str).tolist()
+
+
+def _fast_address(number: str, street: str, suff: str, streets: dict[tuple[str, str], str]) -> str:
+    """:func:`normalize_address`, normalising each distinct street once.
+
+    A plain house number (digits only) is prefixed to the street's key, read
+    as the street of house "1"; any other number goes the long way.
+    """
+    num = number.strip()
+    if not num.isdigit():
+        return normalize_address(number, street, suff)
+    tail = streets.get((street, suff))
+    if tail is None:
+        key = normalize_address("1", street, suff)
+        tail = key[2:] if key.startswith("1 ") else "\0"
+        streets[(street, suff)] = tail
+    if tail == "\0":
+        return normalize_address(number, street, suff)
+    return f"{num.lstrip('0') or '0'} {tail}" if tail else (num.lstrip("0") or "0")
+
+
+def _roll_addresses(roll: pd.DataFrame) -> dict[str, tuple[tuple[str, str], ...]]:
+    """``parcel_key`` -> normalised ``(address, "situs"|"mailing")`` pairs."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    keys = _text_col(roll, PARCEL_KEY)
+    streets: dict[tuple[str, str], str] = {}
+    for kind, prefix in (("situs", "parcel_address"), ("mailing", "mailing_address")):
+        cols = [_text_col(roll, f"{prefix}_{p}") for p in ("number", "street", "suff")]
+        for key, n, st, sf in zip(keys, *cols, strict=True):
+            a = _fast_address(n, st, sf, streets)
+            if a:
+                bucket = out.setdefault(key, [])
+                if (a, kind) not in bucket:
+                    bucket.append((a, kind))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _labels(roll: pd.DataFrame) -> dict[str, str]:
+    keys = _text_col(roll, PARCEL_KEY)
+    sw = _text_col(roll, "swis_code")
+    pk = _text_col(roll, "print_key_code")
+    out: dict[str, str] = {}
+    for k, s, p in zip(keys, sw, pk, strict=True):
+        out.setdefault(k, f"{s}:{p}" if s or p else k)
+    return out
+
+
+@dataclass
+class OwnerIndex:
+    """Person references and entity names of a roll, ready for matching."""
+
+    persons: Reference
+    person_keys: list[tuple[str, int]]
+    entities: dict[str, list[tuple[str, int]]]
+    entity_names: list[str]
+    labels: dict[str, str]
+    addresses: dict[str, tuple[tuple[str, str], ...]]
+    rows_on_parcel: dict[str, list[tuple[int, str, str]]]  # key -> (owner_index, kind, name)
+
+
+def owner_references(owners: pd.DataFrame, roll: pd.DataFrame) -> OwnerIndex:
+    """Build the matching index of the owners of a roll.
+
+    Parameters
+    ----------
+    owners
+        The owners frame (:func:`pipeline.people.owners.parse_owners`).
+    roll
+        The roll frame (situs and mailing addresses, SWIS and print keys).
+
+    Returns
+    -------
+    OwnerIndex
+    """
+    addresses = _roll_addresses(roll)
+    labels = _labels(roll)
+    keys = _text_col(owners, PARCEL_KEY)
+    idx = [int(x) for x in owners["owner_index"].to_numpy()] if len(owners) else []
+    kind = _text_col(owners, "kind")
+    person = [i for i, k in enumerate(kind) if k == "person"]
+    cols = {c: _text_col(owners, c) for c in ("first", "middle", "last", "suffix", "name")}
+    persons = Reference.build(
+        [cols["first"][i] for i in person],
+        [cols["middle"][i] for i in person],
+        [cols["last"][i] for i in person],
+        [cols["suffix"][i] for i in person],
+        [addresses.get(keys[i], ()) for i in person],
+        [labels.get(keys[i], keys[i]) for i in person],
+        link_identities=True,
+    )
+    entities: dict[str, list[tuple[str, int]]] = {}
+    rows_on: dict[str, list[tuple[int, str, str]]] = {}
+    for i in range(len(keys)):
+        rows_on.setdefault(keys[i], []).append((idx[i], kind[i], cols["name"][i]))
+        if kind[i] == "entity":
+            entities.setdefault(normalize_name(fold_accents(cols["name"][i])), []).append(
+                (keys[i], idx[i])
+            )
+    return OwnerIndex(
+        persons,
+        [(keys[i], idx[i]) for i in person],
+        entities,
+        sorted(entities),
+        labels,
+        addresses,
+        rows_on,
+    )
+
+
+def _candidate_records(
+    index: OwnerIndex, cands: Iterable[Candidate]
+) -> tuple[dict[str, object], ...]:
+    out = []
+    for c in cands:
+        key = index.person_keys[c.ref][0]
+        out.append(
+            {
+                "candidate": index.labels.get(key, key),
+                "candidate_name": index.persons.name_of(c.ref),
+                "name_score": c.name_score,
+                "name_evidence": c.name_evidence,
+                "address_agreed": f"{c.address} {c.address_kind}".strip() if c.address else "none",
+                "candidate_addresses": "; ".join(
+                    f"{k}: {a}" for a, k in index.persons.addresses[c.ref]
+                ),
+            }
+        )
+    return tuple(out)
+
+
+def _entity_groups(index: OwnerIndex, norm: str) -> list[list[tuple[str, int]]]:
+    """The rows of one entity name, grouped by shared (situs or mailing) addresses."""
+    rows = sorted(index.entities.get(norm, []))
+    parent = list(range(len(rows)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    first_at: dict[str, int] = {}
+    for i, (key, _) in enumerate(rows):
+        for a, _kind in index.addresses.get(key, ()):
+            j = first_at.setdefault(a, i)
+            ri, rj = find(i), find(j)
+            if ri != rj:
+                parent[max(ri, rj)] = min(ri, rj)
+    groups: dict[int, list[tuple[str, int]]] = {}
+    for i, r in enumerate(rows):
+        groups.setdefault(find(i), []).append(r)
+    return list(groups.values())
+
+
+def _match_entity(
+    index: OwnerIndex, signing_for: str, address: str
+) -> tuple[str, tuple[tuple[str, int], ...], float, str, tuple[dict[str, object], ...]]:
+    norm = normalize_name(fold_accents(signing_for))
+    if norm in index.entities:
+        groups = _entity_groups(index, norm)
+        if len(groups) == 1:
+            return "counted", tuple(groups[0]), 100.0, "", ()
+        # several holdings of that name with no address in common: the address decides
+        at = [
+            g
+            for g in groups
+            if any(a == address for k, _ in g for a, _x in index.addresses.get(k, ()))
+        ]
+        if len(at) == 1:
+            return "counted", tuple(at[0]), 100.0, "", ()
+        cands: tuple[dict[str, object], ...] = tuple(
+            {
+                "candidate": ";".join(sorted({index.labels.get(k, k) for k, _ in g})),
+                "candidate_name": norm,
+                "name_score": 100.0,
+                "name_evidence": "entity name agrees",
+                "address_agreed": "same" if g in at else "none",
+                "candidate_addresses": "; ".join(
+                    sorted({f"{kd}: {a}" for k, _ in g for a, kd in index.addresses.get(k, ())})
+                ),
+            }
+            for g in groups
+        )
+        return (
+            "needs_review",
+            (),
+            100.0,
+            f"{len(groups)} holdings of entity {norm!r} share no address; which one signed?",
+            cands,
+        )
+    close = process.extract(
+        norm, index.entity_names, scorer=fuzz.token_sort_ratio, score_cutoff=88.0, limit=5
+    )
+    if close:
+        cands2: tuple[dict[str, object], ...] = tuple(
+            {
+                "candidate": ";".join(
+                    sorted({index.labels.get(k, k) for k, _ in index.entities[name]})
+                ),
+                "candidate_name": name,
+                "name_score": float(score),
+                "name_evidence": "entity name close",
+                "address_agreed": "not tested (officer's address)",
+                "candidate_addresses": "",
+            }
+            for name, score, _ in close
+        )
+        return (
+            "needs_review",
+            (),
+            float(close[0][1]),
+            f"entity {signing_for!r} not on the roll as written; close: {close[0][0]}",
+            cands2,
+        )
+    return "not_owner", (), 0.0, f"entity {signing_for!r} not on the roll", ()
+
+
+def _decided_rows(
+    index: OwnerIndex, parcel: str, tokens: tuple[str, ...], suffix: str, entity: str
+) -> list[tuple[str, int]]:
+    """The owner rows an accepted decision on ``parcel`` points at."""
+    rows = index.rows_on_parcel.get(parcel, [])
+    if entity:
+        norm = normalize_name(fold_accents(entity))
+        ents = [(parcel, i) for i, k, n in rows if k == "entity"]
+        named = [
+            (parcel, i)
+            for i, k, n in rows
+            if k == "entity" and normalize_name(fold_accents(n)) == norm
+        ]
+        return named or ents[:1]
+    best: list[tuple[float, tuple[str, int]]] = []
+    ref = index.persons
+    for j, (key, oi) in enumerate(index.person_keys):
+        if key != parcel:
+            continue
+        nc = compare_names(tokens, suffix, ref.first[j], ref.middle[j], ref.last[j], ref.suffix[j])
+        score = nc.score if nc else fuzz.token_sort_ratio(" ".join(tokens), ref.name_of(j)) / 2
+        best.append((score, (key, oi)))
+    if best:
+        return [max(best)[1]]
+    return [(parcel, i) for i, _, _ in rows[:1]]
+
+
+def owner_matcher(
+    signatures: pd.DataFrame,
+    pages: pd.DataFrame,
+    owners: pd.DataFrame,
+    roll: pd.DataFrame,
+    *,
+    decisions: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """Match the lines of owner pages to owners (:class:`pipeline.people.OwnerMatcher`).
+
+    Parameters
+    ----------
+    signatures
+        Signature lines (:data:`pipeline.frames.SIGNATURE_COLUMNS`).
+    pages
+        Signature pages (:data:`pipeline.frames.PAGE_COLUMNS`).
+    owners
+        The owners frame (:func:`pipeline.people.owners.parse_owners`).
+    roll
+        The roll frame (situs and mailing addresses).
+    decisions
+        Match decisions (:data:`pipeline.frames.MATCH_DECISION_COLUMNS`),
+        re-applied on every run: ``reject`` makes the line ``not_owner``;
+        ``accept`` with a parcel credits the signer as the owner of that parcel
+        whose name is nearest (and every parcel of that identity). A decision
+        naming a parcel not on the roll is ignored here (reported by
+        :func:`pipeline.people.review.stale_decisions`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index aligned with ``signatures``: :data:`MATCH_COLUMNS` then
+        ``note`` (the reason for the status) and ``candidates`` (a tuple of
+        evidence records for a line to review). Lines of resident pages pass
+        through with status ``""``.
+
+    Notes
+    -----
+    A line without an address, or without a name, is ``page_defect``
+    (§ 2-202.1.e(3)); a line on a page missing from the pages file too.
+    Entity lines (``signing_for``) are credited when the normalised entity
+    name is on the roll (``"The Example Holdings, L.L.C."`` ==
+    ``"EXAMPLE HOLDINGS LLC"``), whatever the officer's address; a close
+    entity name (token sort ratio >= 88) goes to review. A person is credited
+    for every parcel of the identity matched. Later lines of a person already
+    counted are ``duplicate``.
+    """
+    index = owner_references(owners, roll)
+    basis_of = dict(
+        zip(pages["page"].astype("int64").tolist(), _text_col(pages, "basis"), strict=True)
+    )
+    n = len(signatures)
+    pg = signatures["page"].astype("int64").tolist()
+    ln = signatures["line"].astype("int64").tolist()
+    names = _text_col(signatures, "name")
+    addrs = _text_col(signatures, "address")
+    sfor = _text_col(signatures, "signing_for")
+    status = [""] * n
+    keys_out: list[tuple[tuple[str, int], ...]] = [()] * n
+    score = [0.0] * n
+    person = [""] * n
+    note = [""] * n
+    cands: list[tuple[dict[str, object], ...]] = [()] * n
+    parsed: list[tuple[tuple[str, ...], str]] = [((), "")] * n
+    ref = index.persons
+
+    def identity_rows(ident: int) -> tuple[tuple[str, int], ...]:
+        return tuple(sorted(index.person_keys[j] for j in ref.members(ident)))
+
+    def person_id(rows: Sequence[tuple[str, int]], j: int) -> str:
+        nm = " ".join(p for p in (ref.first[j], ref.last[j], ref.suffix[j]) if p)
+        return f"person:{nm}@{rows[0][0]}"
+
+    for i in range(n):
+        basis = basis_of.get(pg[i])
+        if basis is None:
+            status[i], note[i] = "page_defect", "page not in the pages file"
+            continue
+        if basis != "owners":
+            continue
+        address = normalize_address_text(addrs[i])
+        if not names[i].strip() or not address:
+            status[i] = "page_defect"
+            note[i] = "line without " + ("a name" if not names[i].strip() else "an address")
+            continue
+        if sfor[i].strip():
+            st, rows, sc, nt, cd = _match_entity(index, sfor[i], address)
+            status[i], keys_out[i], score[i], note[i], cands[i] = st, rows, sc, nt, cd
+            if st == "counted":
+                person[i] = f"entity:{normalize_name(fold_accents(sfor[i]))}@{rows[0][0]}"
+            continue
+        tokens, suffix = person_name_parts(names[i])
+        parsed[i] = (tokens, suffix)
+        res = match_people(ref, tokens, suffix, address, review_name_elsewhere=True)
+        cands[i] = _candidate_records(index, res.candidates) if res.tier != "accept" else ()
+        note[i] = res.note
+        if res.tier == "accept":
+            rows = identity_rows(res.identity)
+            status[i], keys_out[i], score[i] = "counted", rows, res.score
+            person[i] = person_id(rows, ref.members(res.identity)[0])
+        elif res.tier == "review":
+            status[i], score[i] = "needs_review", res.score
+        else:
+            status[i] = "not_owner"
+
+    # match decisions, re-applied on every run
+    if decisions is not None and len(decisions):
+        where = {(p, q): i for i, (p, q) in enumerate(zip(pg, ln, strict=True))}
+        dec_keys = _text_col(decisions, PARCEL_KEY)
+        accepted: dict[int, list[str]] = {}
+        for p, q, kind, key in zip(
+            decisions["page"].astype("int64").tolist(),
+            decisions["line"].astype("int64").tolist(),
+            (s.strip().lower() for s in _text_col(decisions, "decision")),
+            dec_keys,
+            strict=True,
+        ):
+            i = where.get((p, q), -1)
+            if i < 0 or basis_of.get(pg[i]) != "owners" or status[i] == "page_defect":
+                continue
+            if kind == "reject":
+                status[i], keys_out[i], score[i], person[i] = "not_owner", (), 0.0, ""
+                note[i], cands[i] = "rejected by match decision", ()
+            elif kind == "accept" and key and key in index.rows_on_parcel:
+                accepted.setdefault(i, []).append(key)
+        for i, parcels in accepted.items():
+            if status[i] == "not_owner" and note[i] == "rejected by match decision":
+                continue
+            tokens, suffix = parsed[i] if parsed[i][0] else person_name_parts(names[i])
+            rows_set: set[tuple[str, int]] = set()
+            for key in parcels:
+                picked = _decided_rows(index, key, tokens, suffix, sfor[i].strip())
+                for r in picked:
+                    rows_set.add(r)
+                    if not sfor[i].strip():
+                        for j, pk in enumerate(index.person_keys):
+                            if pk == r:
+                                rows_set.update(identity_rows(ref.identity[j]))
+                                break
+            rows_t = tuple(sorted(rows_set))
+            if rows_t:
+                status[i], keys_out[i], score[i] = "counted", rows_t, 100.0
+                person[i] = (
+                    f"entity:{normalize_name(fold_accents(sfor[i]))}"
+                    if sfor[i].strip()
+                    else f"decided:{rows_t[0][0]}:{rows_t[0][1]}"
+                )
+                # the same owner rows as an automatic match: same person
+                for j, pk in enumerate(index.person_keys):
+                    if pk == rows_t[0]:
+                        person[i] = person_id(identity_rows(ref.identity[j]), j)
+                        break
+                note[i], cands[i] = "accepted by match decision", ()
+
+    # duplicates: the first counted line in (page, line) order counts
+    seen: set[str] = set()
+    for i in sorted(range(n), key=lambda i: (pg[i], ln[i], i)):
+        if status[i] == "counted":
+            if person[i] in seen:
+                status[i], note[i] = "duplicate", "same person counted on an earlier line"
+            seen.add(person[i])
+
+    out = pd.DataFrame(
+        {
+            "page": np.asarray(pg, dtype="int64"),
+            "line": np.asarray(ln, dtype="int64"),
+            "status": pd.array(status, dtype="str"),
+            "owner_keys": pd.Series(keys_out, dtype=object).to_numpy(),
+            "match_score": np.asarray(score, dtype="float64"),
+            "person_id": pd.array(person, dtype="str"),
+            "note": pd.array(note, dtype="str"),
+            "candidates": pd.Series(cands, dtype=object).to_numpy(),
+        },
+        index=signatures.index,
+    )
+    return out.loc[:, [*MATCH_COLUMNS, *OWNER_MATCH_EXTRA_COLUMNS]]

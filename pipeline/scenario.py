@@ -1,0 +1,1127 @@
+"""Boundary alternatives over a loaded petition: move the line, watch every test respond.
+
+A :class:`Scenario` is one proposed territory over one loaded petition. It is
+built once from a config (:meth:`Scenario.from_config`); every edit
+(:meth:`~Scenario.with_boundary`, :meth:`~Scenario.add_parcels`,
+:meth:`~Scenario.remove_parcels`, :meth:`~Scenario.add_polygon`,
+:meth:`~Scenario.cut_polygon`, :meth:`~Scenario.buffer`) returns a new
+scenario and leaves the old one as it was. :meth:`Scenario.results` answers
+with the contract's ``summary.json`` object (every test and every deficiency)
+and :meth:`Scenario.compare` puts two scenarios side by side.
+
+Incremental recompute
+---------------------
+The per-parcel fractions of :func:`pipeline.geometry.apportion` are cached
+per scenario. An edit from territory :math:`T` to :math:`T'` recomputes only
+the parcels that meet the symmetric difference :math:`T \\triangle T'` (an
+STR-tree query on its parts): for any other parcel :math:`P`,
+:math:`P \\cap T' = P \\cap T`, so its fraction cannot change. The summary
+then reuses everything that does not depend on the territory, computed once
+per petition (owners, signature matching, address placement, page checks),
+and runs the library's own functions (:func:`~pipeline.valuation.apportion_values`,
+:func:`~pipeline.valuation.equalize`, :func:`~pipeline.valuation.credit_signers`,
+:func:`~pipeline.valuation.owner_test`,
+:func:`~pipeline.people.voters.resident_test`, the checks of
+:mod:`pipeline.law.checks`) on the roll records of the territory only.
+
+Swing analysis
+--------------
+:func:`swing_parcels` lists the parcels (and print-key blocks) whose inclusion
+or exclusion moves a test most or flips it; :func:`margins` gives the
+distance of each test to its threshold (dollars of full value, signatures,
+inhabitants, square miles) and a plain-words "what it would take" line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import geopandas as gpd
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+import shapely
+from pyproj import CRS
+from shapely.geometry.base import BaseGeometry
+
+from pipeline.config import PolicySection, load_config
+from pipeline.evaluate import (
+    _json_ready,
+    _merge_duplicate_parcels,
+    _not_alleged,
+    _part_areas,
+    evaluate,
+)
+from pipeline.frames import PARCEL_KEY
+from pipeline.geometry import apportion
+from pipeline.geometry.apportion import polygonal
+from pipeline.geometry.area import geodesic_area_sq_mi
+from pipeline.law.checks import (
+    area_check,
+    basis_check,
+    designees_check,
+    existing_village_check,
+    line_checks,
+    population_check,
+    sufficiency,
+    witness_count_check,
+)
+from pipeline.law.deficiency import Deficiency
+from pipeline.law.filing import filing_plan
+from pipeline.law.regimes import REGIMES, Regime
+from pipeline.model import PetitionInputs
+from pipeline.people.matching import owner_matcher
+from pipeline.people.owners import parse_owners
+from pipeline.people.placement import place_addresses, situs_addresses
+from pipeline.people.review import stale_decisions
+from pipeline.people.voters import resident_test, voter_addresses
+from pipeline.valuation import apportion_values, credit_signers, equalize, owner_test
+
+__all__ = [
+    "Scenario",
+    "full_fractions",
+    "margins",
+    "metrics",
+    "swing_parcels",
+    "what_it_would_take",
+]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
+BoolArray = npt.NDArray[np.bool_]
+
+_SIGNATURE_FRAME = (
+    "page",
+    "line",
+    "name",
+    "address",
+    "town",
+    "signed_on",
+    "signing_for",
+    "credited_assessed_value",
+    "source_row",
+)
+
+
+# --------------------------------------------------------------------------- the shared base
+
+
+@dataclass(frozen=True, eq=False)
+class _Base:
+    """Everything of a petition that does not depend on the territory (computed once)."""
+
+    inputs: PetitionInputs
+    policy: PolicySection
+    regime: Regime
+    parcels: gpd.GeoDataFrame  # one geometry per parcel key
+    geoms: npt.NDArray[np.object_]
+    keys: pd.Index
+    areas: FloatArray
+    tree: shapely.STRtree
+    parcel_area: pd.Series
+    roll_parcel_pos: IntArray  # per roll record: position of its polygon, -1 if none
+    always_rows: BoolArray  # roll records always in the schedule (unmapped, override)
+    label_to_key: dict[str, str]
+    owners: pd.DataFrame
+    matches: pd.DataFrame
+    signatures: pd.DataFrame
+    pages: pd.DataFrame
+    voter_place: pd.DataFrame | None
+    inhabitant_place: pd.DataFrame | None
+    designee_rows: list[dict[str, str]]
+    designee_place: pd.DataFrame
+    page_deficiencies: list[Deficiency]
+    feet_per_unit: float
+    stale_warnings: list[str]
+
+    @classmethod
+    def build(cls, inputs: PetitionInputs, policy: PolicySection) -> _Base:
+        parcels = _merge_duplicate_parcels(inputs.parcels).reset_index(drop=True)
+        geoms = np.asarray(parcels.geometry.values, dtype=object)
+        keys = pd.Index(parcels[PARCEL_KEY].astype("str").to_numpy(), name=PARCEL_KEY)
+        areas = shapely.area(geoms)
+        roll_keys = inputs.roll[PARCEL_KEY].astype("str")
+        pos = keys.get_indexer(roll_keys.to_numpy())
+        always = pos < 0
+        ov = inputs.apportionment_overrides
+        if ov is not None and len(ov):
+            always |= roll_keys.isin(set(ov[PARCEL_KEY].astype("str"))).to_numpy()
+        labels = (
+            inputs.roll["swis_code"].astype("str")
+            + ":"
+            + inputs.roll["print_key_code"].astype("str")
+        )
+        label_to_key = dict(zip(labels.tolist(), roll_keys.tolist(), strict=True))
+
+        owners = parse_owners(inputs.roll, overrides=inputs.ownership_overrides)
+        signatures, pages = inputs.signatures, inputs.pages
+        if signatures is None or pages is None:
+            signatures = pd.DataFrame(columns=list(_SIGNATURE_FRAME))
+            pages = pd.DataFrame(columns=["page", "basis", "stated_signature_count"])
+        stale: list[str] = []
+        if inputs.signatures is not None and inputs.pages is not None:
+            matches = owner_matcher(
+                signatures, pages, owners, inputs.roll, decisions=inputs.match_decisions
+            )
+            stale = stale_decisions(
+                inputs.match_decisions, signatures, pages, inputs.roll, inputs.voters
+            )
+        else:
+            matches = owner_matcher(signatures, pages, owners, inputs.roll)
+
+        situs = situs_addresses(inputs.roll)
+        nowhere = pd.Series([], dtype="float64")
+        threshold = policy.straddle_voter_threshold
+
+        def place(addresses: pd.Series) -> pd.DataFrame:
+            return place_addresses(addresses, situs=situs, fractions=nowhere, threshold=threshold)
+
+        voter_place = place(voter_addresses(inputs.voters)) if inputs.voters is not None else None
+        inh_place = place(inputs.inhabitants["address"]) if inputs.inhabitants is not None else None
+        designee_rows = [
+            {"name": d.name, "address": d.address, "town": d.town} for d in inputs.designees
+        ]
+        des_place = place(pd.Series([d["address"] for d in designee_rows], dtype="str"))
+        page_defs: list[Deficiency] = []
+        if len(pages):
+            _, wdef = witness_count_check(pages, signatures)
+            _, ldef = line_checks(signatures, pages)
+            page_defs = wdef + ldef
+        unit = CRS.from_user_input(inputs.working_crs).axis_info[0].unit_conversion_factor
+        return cls(
+            inputs=inputs,
+            policy=policy,
+            regime=REGIMES[inputs.regime],
+            parcels=parcels,
+            geoms=geoms,
+            keys=keys,
+            areas=areas,
+            tree=shapely.STRtree(geoms),
+            parcel_area=pd.Series(areas, index=keys),
+            roll_parcel_pos=pos,
+            always_rows=np.asarray(always, dtype=bool),
+            label_to_key=label_to_key,
+            owners=owners,
+            matches=matches,
+            signatures=signatures,
+            pages=pages,
+            voter_place=voter_place,
+            inhabitant_place=inh_place,
+            designee_rows=designee_rows,
+            designee_place=des_place,
+            page_deficiencies=page_defs,
+            feet_per_unit=float(unit) / 0.3048,
+            stale_warnings=stale,
+        )
+
+
+def _relocate(
+    placement: pd.DataFrame, inside_fraction: pd.Series, threshold: float
+) -> pd.DataFrame:
+    """A cached placement with the territory's fractions put in.
+
+    Notes
+    -----
+    The same rule as :func:`pipeline.people.placement.place_addresses`: a
+    placed address on a parcel absent from ``inside_fraction`` has fraction 0;
+    ``inside = placed and fraction >= threshold``.
+    """
+    placed = placement["placed"]
+    fraction = placement[PARCEL_KEY].map(inside_fraction).astype("float64")
+    fraction = fraction.where(~placed | fraction.notna(), 0.0).where(placed, np.nan)
+    return placement.assign(fraction=fraction, inside=(placed & (fraction >= threshold)))
+
+
+# --------------------------------------------------------------------------- fractions
+
+
+@dataclass(frozen=True)
+class _Fractions:
+    """Per-parcel apportionment (arrays aligned with the base's parcels)."""
+
+    fraction: FloatArray
+    raw: FloatArray
+    sliver: BoolArray
+    repaired: BoolArray
+
+    @classmethod
+    def of(cls, frame: pd.DataFrame) -> _Fractions:
+        return cls(
+            fraction=frame["fraction_in_territory"].to_numpy(dtype="float64"),
+            raw=frame["raw_fraction"].to_numpy(dtype="float64"),
+            sliver=(frame["fraction_source"].astype("str") == "sliver").to_numpy(),
+            repaired=frame["geometry_repaired"].to_numpy(dtype=bool),
+        )
+
+    def updated(self, idx: IntArray, frame: pd.DataFrame) -> _Fractions:
+        new = _Fractions.of(frame)
+        out = _Fractions(
+            self.fraction.copy(), self.raw.copy(), self.sliver.copy(), self.repaired.copy()
+        )
+        out.fraction[idx] = new.fraction
+        out.raw[idx] = new.raw
+        out.sliver[idx] = new.sliver
+        out.repaired[idx] = new.repaired
+        return out
+
+    def frame(self, keys: pd.Index, rows: IntArray | None = None) -> pd.DataFrame:
+        sel = slice(None) if rows is None else rows
+        return pd.DataFrame(
+            {
+                "fraction_in_territory": self.fraction[sel],
+                "fraction_source": pd.array(
+                    np.where(self.sliver[sel], "sliver", "geometry"), dtype="str"
+                ),
+                "raw_fraction": self.raw[sel],
+                "geometry_repaired": self.repaired[sel],
+            },
+            index=keys[sel],
+        )
+
+
+def full_fractions(scenario: Scenario) -> pd.DataFrame:
+    """The scenario's fractions recomputed from scratch (the reference of the tests).
+
+    Parameters
+    ----------
+    scenario
+        Any scenario.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`pipeline.geometry.apportion` of every parcel against the
+        scenario's territory, indexed by ``parcel_key``.
+    """
+    base = scenario._base
+    out = apportion(base.parcels, scenario.territory, sliver_tolerance=base.policy.sliver_tolerance)
+    out.index = base.keys
+    return out
+
+
+def _clean(geom: BaseGeometry) -> BaseGeometry:
+    """A valid, non-empty (Multi)Polygon."""
+    g = geom if geom.is_valid else shapely.make_valid(geom)
+    g = polygonal(g)
+    if g.is_empty:
+        raise ValueError("the edit leaves an empty territory")
+    out: BaseGeometry = g
+    return out
+
+
+# --------------------------------------------------------------------------- the scenario
+
+
+@dataclass(frozen=True, eq=False)
+class Scenario:
+    """One proposed territory over one loaded petition (immutable).
+
+    Build with :meth:`from_config` or :meth:`from_inputs`; every edit returns a
+    new scenario sharing the petition's cached state. ``name`` labels the
+    scenario in :meth:`compare`; ``recomputed`` is the number of parcels whose
+    fraction the last edit recomputed.
+    """
+
+    _base: _Base = field(repr=False)
+    territory: BaseGeometry = field(repr=False)
+    _fr: _Fractions = field(repr=False)
+    name: str = "proposed"
+    recomputed: int = 0
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    # ---------------------------------------------------------------- construction
+    @classmethod
+    def from_inputs(
+        cls, inputs: PetitionInputs, *, policy: PolicySection, name: str = "proposed"
+    ) -> Scenario:
+        """Build the petition's scenario from loaded inputs (one full apportionment)."""
+        base = _Base.build(inputs, policy)
+        fr = apportion(base.parcels, inputs.territory, sliver_tolerance=policy.sliver_tolerance)
+        return cls(base, inputs.territory, _Fractions.of(fr), name=name, recomputed=len(base.keys))
+
+    @classmethod
+    def from_config(cls, path: str | Path, *, name: str = "proposed") -> Scenario:
+        """Load a petition config once (:func:`pipeline.io.load.load_inputs`)."""
+        from pipeline.io.load import load_inputs  # readers stay in pipeline.io
+
+        config = load_config(path)
+        return cls.from_inputs(load_inputs(config), policy=config.policy, name=name)
+
+    # ---------------------------------------------------------------- accessors
+    @property
+    def inputs(self) -> PetitionInputs:
+        """The petition's inputs with this scenario's territory."""
+        if "inputs" not in self._cache:
+            self._cache["inputs"] = dataclasses.replace(self._base.inputs, territory=self.territory)
+        inputs: PetitionInputs = self._cache["inputs"]
+        return inputs
+
+    @property
+    def parcels(self) -> gpd.GeoDataFrame:
+        """Parcel polygons (one per key) with this scenario's fractions."""
+        b = self._base
+        fr = self._fr.frame(b.keys)
+        return gpd.GeoDataFrame(
+            {PARCEL_KEY: b.keys.to_numpy(), **{c: fr[c].to_numpy() for c in fr.columns}},
+            geometry=b.parcels.geometry.to_numpy(),
+            crs=b.parcels.crs,
+        )
+
+    @property
+    def fractions(self) -> pd.DataFrame:
+        """Apportionment of every parcel (as :func:`pipeline.geometry.apportion`)."""
+        return self._fr.frame(self._base.keys)
+
+    def renamed(self, name: str) -> Scenario:
+        """The same scenario under another name."""
+        return dataclasses.replace(self, name=name, _cache={})
+
+    # ---------------------------------------------------------------- edits
+    def with_boundary(self, geom: BaseGeometry, *, name: str | None = None) -> Scenario:
+        """Replace the territory; recompute only parcels meeting the change.
+
+        Parameters
+        ----------
+        geom
+            The new territory, (Multi)Polygon in the working CRS (repaired
+            with ``make_valid`` when invalid).
+        name
+            Name of the new scenario (default: this one's name + ``"*"``).
+
+        Notes
+        -----
+        Parcels recomputed: those intersecting a part of :math:`T \\triangle T'`
+        with positive area (STR-tree query, exact predicate).
+        """
+        new = _clean(geom)
+        b = self._base
+        diff = shapely.symmetric_difference(self.territory, new)
+        parts = np.asarray(
+            [p for p in shapely.get_parts(polygonal(diff)) if p.area > 0], dtype=object
+        )
+        if len(parts):
+            _, hit = b.tree.query(parts, predicate="intersects")
+            idx = np.unique(hit).astype(np.intp)
+        else:
+            idx = np.zeros(0, dtype=np.intp)
+        fr = self._fr
+        if len(idx):
+            sub = apportion(b.parcels.iloc[idx], new, sliver_tolerance=b.policy.sliver_tolerance)
+            fr = fr.updated(idx, sub)
+        return Scenario(
+            b, new, fr, name=name if name is not None else f"{self.name}*", recomputed=len(idx)
+        )
+
+    def add_polygon(self, geom: BaseGeometry, *, name: str | None = None) -> Scenario:
+        """Add a polygon to the territory (union)."""
+        return self.with_boundary(shapely.union(self.territory, geom), name=name)
+
+    def cut_polygon(self, geom: BaseGeometry, *, name: str | None = None) -> Scenario:
+        """Cut a polygon out of the territory (difference)."""
+        return self.with_boundary(shapely.difference(self.territory, geom), name=name)
+
+    def buffer(self, distance_ft: float, *, name: str | None = None) -> Scenario:
+        """Grow (positive) or shrink (negative) the territory by a distance in feet.
+
+        Notes
+        -----
+        The distance is converted to the working CRS's unit (feet / US feet
+        / metres) with its axis unit conversion factor; mitred joins keep
+        straight boundary lines straight.
+        """
+        d = distance_ft / self._base.feet_per_unit
+        return self.with_boundary(shapely.buffer(self.territory, d, join_style="mitre"), name=name)
+
+    def parcel_keys(self, keys: Iterable[str]) -> list[str]:
+        """Canonical parcel keys of ``SWIS:PRINT_KEY`` labels (as in the roll) or keys.
+
+        Raises
+        ------
+        KeyError
+            A key that names no parcel polygon.
+        """
+        b = self._base
+        out: list[str] = []
+        for k in keys:
+            key = b.label_to_key.get(k, k)
+            if key not in b.keys:
+                raise KeyError(f"no parcel polygon for {k!r}")
+            out.append(key)
+        return out
+
+    def _parcel_union(self, keys: Iterable[str]) -> BaseGeometry:
+        b = self._base
+        pos = b.keys.get_indexer(pd.Index(self.parcel_keys(keys)))
+        out: BaseGeometry = shapely.union_all(b.geoms[pos])
+        return out
+
+    def add_parcels(self, keys: Iterable[str], *, name: str | None = None) -> Scenario:
+        """Add whole parcels (``SWIS:PRINT_KEY`` or ``parcel_key``) to the territory."""
+        return self.add_polygon(self._parcel_union(keys), name=name)
+
+    def remove_parcels(self, keys: Iterable[str], *, name: str | None = None) -> Scenario:
+        """Cut whole parcels (``SWIS:PRINT_KEY`` or ``parcel_key``) out of the territory."""
+        return self.cut_polygon(self._parcel_union(keys), name=name)
+
+    # ---------------------------------------------------------------- results
+    def _schedule_rows(self) -> IntArray:
+        b = self._base
+        in_geo = (self._fr.fraction > 0) | self._fr.sliver
+        pos = b.roll_parcel_pos
+        rows = b.always_rows | ((pos >= 0) & in_geo[np.maximum(pos, 0)])
+        return np.flatnonzero(rows)
+
+    def schedule(self) -> pd.DataFrame:
+        """The territory's valuation schedule (credit_signers' output, roll order)."""
+        if "schedule" not in self._cache:
+            self._compute()
+        schedule: pd.DataFrame = self._cache["schedule"]
+        return schedule
+
+    def resident_lines(self) -> pd.DataFrame:
+        """The resident-page lines (as :func:`pipeline.people.voters.resident_test`)."""
+        if "resident_lines" not in self._cache:
+            self._compute()
+        lines: pd.DataFrame = self._cache["resident_lines"]
+        return lines
+
+    def results(self) -> dict[str, Any]:
+        """Every test of the contract for this territory: the ``summary.json`` object."""
+        if "summary" not in self._cache:
+            self._compute()
+        summary: dict[str, Any] = self._cache["summary"]
+        return summary
+
+    def evaluate(self) -> Any:
+        """A full :func:`pipeline.evaluate.evaluate` of this territory (no cache; slow)."""
+        return evaluate(self.inputs, policy=self._base.policy)
+
+    def _compute(self) -> None:
+        b = self._base
+        inputs = self.inputs
+        policy = b.policy
+        regime = b.regime
+        warnings: list[str] = list(inputs.notes)
+        deficiencies: list[Deficiency] = []
+
+        territory_sq_mi = geodesic_area_sq_mi(self.territory, inputs.working_crs)
+        rows = self._schedule_rows()
+        roll_sub = inputs.roll.iloc[rows]
+        ppos = b.roll_parcel_pos[rows]
+        mapped_pos = np.unique(ppos[ppos >= 0])
+        fractions = self._fr.frame(b.keys, mapped_pos)[["fraction_in_territory", "fraction_source"]]
+        schedule = apportion_values(
+            roll_sub,
+            fractions,
+            apportionment_overrides=inputs.apportionment_overrides,
+            value_basis=policy.value_basis,
+        )
+        part_areas = _part_areas(inputs, territory_sq_mi, schedule, b.parcel_area, warnings)
+        several = len({t.swis for t in inputs.towns}) > 1
+        rates = {
+            t.swis: t.equalization_rate for t in inputs.towns if t.equalization_rate is not None
+        }
+        schedule = equalize(schedule, rates, missing="error" if several else "nan")
+        warnings += b.stale_warnings
+        keys_in = set(schedule[PARCEL_KEY].astype("str"))
+        owners = b.owners[b.owners[PARCEL_KEY].astype("str").isin(keys_in)]
+        schedule, owner_lines = credit_signers(schedule, owners, b.matches)
+
+        basis_part, basis_def = basis_check(inputs.bases, regime=regime)
+        deficiencies += basis_def
+        if "owners" in inputs.bases and regime.owner_basis_allowed:
+            otest = owner_test(
+                schedule, towns=[t.swis for t in inputs.towns], parts_area=part_areas
+            )
+            deficiencies += otest.pop("deficiencies")
+            otest["value_basis_column"] = policy.value_basis
+        else:
+            otest = {**_not_alleged(), "value_basis_column": policy.value_basis}
+
+        inside_fraction = (
+            schedule.loc[schedule["fraction_source"] != "unmapped"]
+            .drop_duplicates(PARCEL_KEY)
+            .set_index(PARCEL_KEY)["fraction_in_territory"]
+        )
+        threshold = policy.straddle_voter_threshold
+        resident_alleged = "residents" in inputs.bases
+        resident_lines = pd.DataFrame(
+            columns=["page", "line", "status", "matched_to", "match_score"]
+        )
+        voter_place = None
+        if inputs.voters is not None and b.voter_place is not None:
+            voter_place = _relocate(b.voter_place, inside_fraction, threshold)
+            rtest, resident_lines, rdef = resident_test(
+                b.signatures,
+                b.pages,
+                inputs.voters,
+                voter_place,
+                statuses=policy.voter_statuses,
+                regime=regime,
+                alleged=resident_alleged,
+                decisions=inputs.match_decisions,
+            )
+            deficiencies += rdef
+        else:
+            rtest = _not_alleged()
+            if resident_alleged:
+                rtest = {
+                    "applies": True,
+                    "qualified_voters": 0,
+                    "qualifying_signers": 0,
+                    "percent": 0.0,
+                    "passes": False,
+                }
+                warnings.append("the residents basis is alleged but no voter file is given")
+
+        if inputs.inhabitants is not None and b.inhabitant_place is not None:
+            inh_place = _relocate(b.inhabitant_place, inside_fraction, threshold)
+            population, pdef = population_check(inputs.inhabitants, inh_place, regime=regime)
+        else:
+            population, pdef = population_check(
+                pd.DataFrame(columns=["name", "address", "town", "source_row"]),
+                _relocate(b.designee_place.iloc[:0], inside_fraction, threshold),
+                regime=regime,
+            )
+            inh_place = None
+        deficiencies += pdef
+        des_place = _relocate(b.designee_place, inside_fraction, threshold)
+        designees, ddef = designees_check(b.designee_rows, des_place)
+        deficiencies += ddef
+
+        share = None
+        if inputs.district is not None:
+            district_area = inputs.district.area
+            sym = self.territory.symmetric_difference(inputs.district).area
+            share = sym / district_area if district_area > 0 else math.inf
+        area, adef = area_check(
+            territory_sq_mi,
+            regime=regime,
+            coterminous_with=inputs.coterminous_with,
+            district_symmetric_difference_share=share,
+            tolerance=policy.coterminous_tolerance,
+        )
+        deficiencies += adef
+        in_territory = schedule.loc[schedule["fraction_in_territory"] > 0, "swis_code"]
+        village_overlap = None
+        if inputs.villages is not None:
+            overlap = self.territory.intersection(inputs.villages)
+            village_overlap = geodesic_area_sq_mi(overlap, inputs.working_crs)
+        village, vdef = existing_village_check(in_territory, village_overlap_sq_mi=village_overlap)
+        deficiencies += vdef
+        deficiencies += b.page_deficiencies
+
+        filing = filing_plan(part_areas)
+        names = {t.swis: t.name for t in inputs.towns}
+        summary: dict[str, Any] = {
+            "regime": regime.name,
+            "petition": {
+                "name": inputs.name,
+                "filed_on": inputs.filed_on.isoformat(),
+                "bases": list(inputs.bases),
+            },
+            "territory": {
+                "square_miles": territory_sq_mi,
+                "towns": [
+                    {"swis": swis, "name": names.get(swis, ""), "square_miles": sq}
+                    for swis, sq in sorted(part_areas.items())
+                ],
+                "includes_existing_village": village["includes_existing_village"]
+                if isinstance(village, Mapping) and "includes_existing_village" in village
+                else bool(village),
+                "working_crs": inputs.working_crs,
+            },
+            "rolls": [
+                {
+                    "swis": t.swis,
+                    "name": t.name,
+                    "roll_year": t.roll_year,
+                    "equalization_rate": t.equalization_rate,
+                    "rate_source": t.rate_source,
+                }
+                for t in inputs.towns
+            ],
+            "owner_test": otest,
+            "resident_test": rtest,
+            "population": population,
+            "area": area,
+            "designees": designees,
+            "filing": filing,
+            "bases": basis_part,
+            "deficiencies": deficiencies,
+            "warnings": warnings,
+        }
+        summary["sufficient"] = sufficiency(summary)
+        self._cache["summary"] = _json_ready(summary)
+        self._cache["schedule"] = schedule
+        self._cache["owner_lines"] = owner_lines
+        self._cache["resident_lines"] = resident_lines
+        self._cache["voter_place"] = voter_place
+        self._cache["inhabitant_place"] = inh_place
+
+    # ---------------------------------------------------------------- comparison
+    def metrics(self) -> pd.Series:
+        """The headline figures of :meth:`results` as one labelled column."""
+        return metrics(self.results(), name=self.name)
+
+    def compare(self, *others: Scenario) -> pd.DataFrame:
+        """This scenario and others side by side (one column each).
+
+        With exactly one other scenario a ``change`` column (other − this, for
+        numbers) is added.
+        """
+        cols = [self.metrics(), *(o.metrics() for o in others)]
+        names = _unique_names([s.name for s in (self, *others)])
+        table = pd.concat(cols, axis=1, keys=names)
+        if len(others) == 1:
+            a = pd.to_numeric(table.iloc[:, 0], errors="coerce")
+            c = pd.to_numeric(table.iloc[:, 1], errors="coerce")
+            numeric = np.asarray(
+                [isinstance(v, int | float) and not isinstance(v, bool) for v in table.iloc[:, 0]]
+            )
+            table["change"] = (c - a).where(numeric)
+        return table
+
+
+def _unique_names(names: list[str]) -> list[str]:
+    out: list[str] = []
+    for n in names:
+        m, i = n, 2
+        while m in out:
+            m, i = f"{n} ({i})", i + 1
+        out.append(m)
+    return out
+
+
+def metrics(summary: Mapping[str, Any], *, name: str = "") -> pd.Series:
+    """Flatten a summary into labelled headline figures (object-typed Series).
+
+    Parameters
+    ----------
+    summary
+        A ``summary.json`` object (:meth:`Scenario.results` or
+        :func:`pipeline.evaluate.evaluate`).
+    name
+        The Series' name.
+
+    Returns
+    -------
+    pandas.Series
+        Index labels such as ``"owner test: percent"``,
+        ``"owner test, part 104400: percent"``, ``"resident test: signers"``,
+        ``"sufficient"``.
+    """
+    out: dict[str, Any] = {}
+    terr = summary["territory"]
+    out["territory: square miles"] = terr["square_miles"]
+    for t in terr["towns"]:
+        out[f"territory, part {t['swis']}: square miles"] = t["square_miles"]
+    ot = summary["owner_test"]
+    if ot.get("applies"):
+        out["owner test: total value"] = ot["total_value"]
+        out["owner test: signer value"] = ot["signer_value"]
+        out["owner test: percent"] = ot["percent"]
+        out["owner test: passes"] = ot["passes"]
+        for p in ot["parts"]:
+            out[f"owner test, part {p['swis']}: total full"] = p["total_full"]
+            out[f"owner test, part {p['swis']}: percent"] = p["percent"]
+            out[f"owner test, part {p['swis']}: passes"] = p["passes"]
+    rt = summary["resident_test"]
+    if rt.get("applies"):
+        out["resident test: qualified voters"] = rt["qualified_voters"]
+        out["resident test: signers"] = rt["qualifying_signers"]
+        out["resident test: percent"] = rt["percent"]
+        out["resident test: passes"] = rt["passes"]
+    pop = summary["population"]
+    out["population: regular inhabitants"] = pop.get("regular_inhabitants")
+    out["population: passes"] = pop.get("passes")
+    out["area: passes"] = summary["area"].get("passes")
+    out["designees: passes"] = summary["designees"].get("passes")
+    out["filing: original with"] = summary["filing"].get("original_with")
+    out["filing: deposit total"] = summary["filing"].get("deposit_total")
+    out["deficiencies"] = len(summary["deficiencies"])
+    out["sufficient"] = summary["sufficient"]
+    return pd.Series(out, name=name, dtype=object)
+
+
+# --------------------------------------------------------------------------- margins
+
+
+def margins(scenario: Scenario) -> pd.DataFrame:
+    """Distance of each test to its threshold, and what it would take.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per test (and per town part of the owner test): ``test``,
+        ``value``, ``threshold``, ``passes``, ``margin`` (positive = to spare,
+        negative = short), ``unit``, ``more_signer_value`` and
+        ``less_nonsigner_value`` (owner tests: dollars of the test's value
+        basis), ``more_signers`` (resident test), ``what_it_would_take``.
+
+    Notes
+    -----
+    Owner test with total :math:`T` and signers' value :math:`S`: more than
+    half needs :math:`S + x > T/2 + x/2`… for added signer value :math:`x`
+    (the added value is in the total too): :math:`x > T - 2S`; or removing
+    non-signing value :math:`y` from the territory: :math:`y > T - 2S` as
+    well. Margin in dollars :math:`= 2S - T` (positive when passing).
+    Resident test with :math:`Q` qualified voters and :math:`N` signers:
+    :math:`\\lceil 0.2 Q \\rceil - N` more signers.
+    """
+    s = scenario.results()
+    rows: list[dict[str, Any]] = []
+    ot = s["owner_test"]
+    if ot.get("applies"):
+        unit = "dollars of full value" if ot["value_basis"] == "full" else "dollars assessed"
+        tot, sig = float(ot["total_value"]), float(ot["signer_value"])
+        rows.append(_owner_row("owner test", tot, sig, ot["percent"], ot["passes"], unit))
+        if ot["value_basis"] == "full":
+            for p in ot["parts"]:
+                rows.append(
+                    _owner_row(
+                        f"owner test, part {p['swis']}",
+                        float(p["total_full"]),
+                        float(p["signer_full"]),
+                        p["percent"],
+                        p["passes"],
+                        unit,
+                    )
+                )
+    rt = s["resident_test"]
+    if rt.get("applies"):
+        q, n = int(rt["qualified_voters"]), int(rt["qualifying_signers"])
+        req = float(rt.get("required_percent", 20.0))
+        need = math.ceil(req / 100.0 * q - 1e-9)
+        short = need - n
+        words = (
+            f"passes with {-short} signer(s) to spare"
+            if short <= 0
+            else f"it would take {short} more qualifying signer(s) ({need} of {q} qualified "
+            f"voters = {req:g} %), or a territory with fewer non-signing voters"
+        )
+        rows.append(
+            {
+                "test": "resident test",
+                "value": rt["percent"],
+                "threshold": req,
+                "passes": rt["passes"],
+                "margin": -short,
+                "unit": "signatures",
+                "more_signers": max(short, 0),
+                "what_it_would_take": words,
+            }
+        )
+    pop = s["population"]
+    if "regular_inhabitants" in pop:
+        have, minimum = int(pop["regular_inhabitants"]), int(pop["minimum"])
+        gap = have - minimum
+        words = (
+            f"passes with {gap} inhabitant(s) to spare"
+            if gap >= 0
+            else f"it would take {-gap} more regular inhabitant(s) listed and living in the "
+            f"territory"
+        )
+        rows.append(
+            {
+                "test": "population",
+                "value": have,
+                "threshold": minimum,
+                "passes": pop["passes"],
+                "margin": gap,
+                "unit": "inhabitants",
+                "what_it_would_take": words,
+            }
+        )
+    ar = s["area"]
+    limit = ar.get("limit")
+    if limit is not None:
+        gap_sq = float(limit) - float(ar["square_miles"])
+        words = (
+            f"passes with {gap_sq:.3f} square miles to spare"
+            if ar["passes"]
+            else f"it would take cutting {-gap_sq:.3f} square miles, or a coterminous "
+            "district or town claim"
+        )
+        rows.append(
+            {
+                "test": "area",
+                "value": ar["square_miles"],
+                "threshold": limit,
+                "passes": ar["passes"],
+                "margin": gap_sq,
+                "unit": "square miles",
+                "what_it_would_take": words,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _owner_row(
+    test: str, total: float, signer: float, percent: Any, passes: Any, unit: str
+) -> dict[str, Any]:
+    gap = total - 2.0 * signer  # x > gap is needed
+    if passes:
+        words = f"passes with ${-gap / 2:,.0f} of signer value to spare"
+    else:
+        words = (
+            f"it would take more than ${gap:,.0f} of added signer-owned value, or "
+            f"removing more than ${gap:,.0f} of non-signing value from the territory"
+        )
+    return {
+        "test": test,
+        "value": percent,
+        "threshold": 50.0,
+        "passes": passes,
+        "margin": -gap,
+        "unit": unit,
+        "more_signer_value": max(gap, 0.0),
+        "less_nonsigner_value": max(gap, 0.0),
+        "what_it_would_take": words,
+    }
+
+
+def what_it_would_take(scenario: Scenario) -> list[str]:
+    """One plain-words line per failing test (empty when every test passes)."""
+    m = margins(scenario)
+    if m.empty:
+        return []
+    failing = m[m["passes"] == False]  # noqa: E712 - None (not applicable) is not failing
+    return [f"{r.test}: {r.what_it_would_take}" for r in failing.itertuples()]
+
+
+# --------------------------------------------------------------------------- swing
+
+
+def _block(print_key: str) -> str:
+    """Section-block of a print key (``"11.-1-3"`` → ``"11.-1"``)."""
+    pk = str(print_key)
+    return pk.rsplit("-", 1)[0] if "-" in pk else pk
+
+
+def _owner_values(scenario: Scenario, positions: IntArray) -> pd.DataFrame:
+    """Per parcel (positions): whole-parcel value and signers' credit, by the library."""
+    b = scenario._base
+    inputs = b.inputs
+    if len(positions) == 0:
+        return pd.DataFrame(columns=["value", "signer", "town_swis", "label"])
+    keys = b.keys[positions]
+    fr = pd.DataFrame(
+        {
+            "fraction_in_territory": 1.0,
+            "fraction_source": pd.array(["geometry"] * len(keys), dtype="str"),
+        },
+        index=keys,
+    )
+    roll = inputs.roll[inputs.roll[PARCEL_KEY].astype("str").isin(set(keys))]
+    sched = apportion_values(roll, fr, value_basis=b.policy.value_basis)
+    rates = {t.swis: t.equalization_rate for t in inputs.towns if t.equalization_rate is not None}
+    sched = equalize(sched, rates, missing="nan")
+    owners = b.owners[b.owners[PARCEL_KEY].astype("str").isin(set(keys))]
+    sched, _ = credit_signers(sched, owners, b.matches)
+    full = "apportioned_full" if len(rates) > 1 else "apportioned_assessed"
+    credit = "signer_credit_full" if len(rates) > 1 else "signer_credit_assessed"
+    sched = sched.assign(
+        label=sched["swis_code"].astype("str") + ":" + sched["print_key_code"].astype("str")
+    )
+    g = sched.groupby(PARCEL_KEY, sort=False)
+    return pd.DataFrame(
+        {
+            "value": g[full].sum(),
+            "signer": g[credit].sum(),
+            "town_swis": g["town_swis"].first(),
+            "label": g["label"].first(),
+        }
+    )
+
+
+def swing_parcels(
+    scenario: Scenario,
+    test: Literal["owner", "resident"] = "owner",
+    n: int = 20,
+    *,
+    reach_ft: float = 300.0,
+    by: Literal["parcel", "block"] = "parcel",
+) -> pd.DataFrame:
+    """The parcels (or blocks) whose inclusion or exclusion moves a test most.
+
+    Parameters
+    ----------
+    scenario
+        The scenario.
+    test
+        ``"owner"`` (overall percent of value; the parcel's town part too) or
+        ``"resident"`` (percent of qualified voters who signed).
+    n
+        Rows returned.
+    reach_ft
+        Parcels outside the territory within this distance of it are
+        candidates for inclusion.
+    by
+        ``"parcel"`` or ``"block"`` (print-key section-block: the parcels of
+        the block in the candidate set toggled together).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``parcel_key``/``block``, ``label`` (``SWIS:PRINT_KEY``), ``action``
+        (``"exclude"`` a parcel now in, ``"include"`` one outside or partly
+        in), ``fraction`` (now), ``delta_value``, ``delta_signer`` (dollars
+        for the owner test) or ``delta_voters``, ``delta_signers`` (resident
+        test), ``percent_after``, ``delta_percent``, ``flips`` (the test's
+        pass/fail — for the owner test overall and in the parcel's part —
+        changes), sorted by ``flips`` then ``|delta_percent|``.
+
+    Notes
+    -----
+    Owner test, parcel :math:`i` with whole value :math:`V_i`, whole signer
+    credit :math:`C_i` (the library's :func:`~pipeline.valuation.credit_signers`
+    at fraction 1) and fraction :math:`f_i`: excluding gives
+    :math:`(S - f_i C_i)/(T - f_i V_i)`, including the rest gives
+    :math:`(S + (1-f_i) C_i)/(T + (1-f_i) V_i)`. Parcels with an assessor's
+    apportionment override are not candidates (the override wins over any line).
+    Resident test: voters placed on the parcel with a counted status and the
+    resident lines matched to them (counted when the parcel is in,
+    ``outside_territory`` when out).
+    """
+    b = scenario._base
+    s = scenario.results()
+    fr = scenario._fr.fraction
+    near = b.tree.query(
+        shapely.buffer(scenario.territory, reach_ft / b.feet_per_unit), predicate="intersects"
+    )
+    cand = np.unique(np.concatenate([np.flatnonzero(fr > 0), near])).astype(np.intp)
+    ov = b.inputs.apportionment_overrides
+    if ov is not None and len(ov):
+        cand = cand[~b.keys[cand].isin(set(ov[PARCEL_KEY].astype("str")))]
+    f = fr[cand]
+    rows = []
+    for action, sel, weight in (("exclude", f > 0, -f), ("include", f < 1, 1 - f)):
+        rows.append(
+            pd.DataFrame(
+                {
+                    PARCEL_KEY: b.keys[cand][sel],
+                    "action": action,
+                    "fraction": f[sel],
+                    "weight": weight[sel],
+                }
+            )
+        )
+    toggles = pd.concat(rows, ignore_index=True)
+    if test == "owner":
+        ot = s["owner_test"]
+        if not ot.get("applies"):
+            raise ValueError("the owner test does not apply to this petition")
+        vals = _owner_values(scenario, cand)
+        toggles = toggles.join(vals, on=PARCEL_KEY)
+        toggles["delta_value"] = toggles["weight"] * toggles["value"].fillna(0.0)
+        toggles["delta_signer"] = toggles["weight"] * toggles["signer"].fillna(0.0)
+        full = ot["value_basis"] == "full"
+        total, signer = float(ot["total_value"]), float(ot["signer_value"])
+        parts = {
+            p["swis"]: (
+                float(p["total_full" if full else "total_assessed"]),
+                float(p["signer_full" if full else "signer_assessed"]),
+            )
+            for p in ot["parts"]
+        }
+        dv, ds = "delta_value", "delta_signer"
+    else:
+        rt = s["resident_test"]
+        if not rt.get("applies"):
+            raise ValueError("the resident test does not apply to this petition")
+        toggles = toggles.join(_resident_counts(scenario), on=PARCEL_KEY)
+        toggles["label"] = toggles[PARCEL_KEY].map(_labels_of(scenario))
+        for c in ("voters", "signers_in", "signers_out"):
+            toggles[c] = toggles[c].fillna(0).astype("int64")
+        # whole-parcel placement: a straddler is in or out, not in part
+        inside = toggles[PARCEL_KEY].map(_inside_of(scenario)).fillna(False).astype(bool)
+        sign = np.where(toggles["action"] == "exclude", -1, 1)
+        relevant = np.where(toggles["action"] == "exclude", inside, ~inside)
+        toggles["delta_voters"] = np.where(relevant, sign * toggles["voters"], 0)
+        toggles["delta_signers"] = np.where(
+            relevant,
+            np.where(sign < 0, -toggles["signers_in"], toggles["signers_out"]),
+            0,
+        )
+        total, signer = float(rt["qualified_voters"]), float(rt["qualifying_signers"])
+        parts = {}
+        dv, ds = "delta_voters", "delta_signers"
+    if by == "block":
+        toggles["block"] = toggles["label"].astype("str").map(_block)
+        toggles = toggles.groupby(["block", "action"], as_index=False).agg(
+            parcels=(PARCEL_KEY, "size"),
+            **{dv: (dv, "sum"), ds: (ds, "sum")},
+            **({"town_swis": ("town_swis", "first")} if test == "owner" else {}),
+        )
+    toggles = toggles.loc[(toggles[dv] != 0) | (toggles[ds] != 0)].copy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        after = 100.0 * (signer + toggles[ds]) / (total + toggles[dv])
+    now = 100.0 * signer / total if total else 0.0
+    toggles["percent_after"] = after
+    toggles["delta_percent"] = after - now
+    if test == "owner":
+        passes_now = bool(s["owner_test"]["passes"])
+        part_ok = {k: 2 * sg - t > 1e-12 * t for k, (t, sg) in parts.items()}
+        after_ok = []
+        for r in toggles.itertuples():
+            t, sg = parts.get(str(r.town_swis), (0.0, 0.0))
+            ok_part = 2 * (sg + getattr(r, ds)) - (t + getattr(r, dv)) > 1e-12 * abs(t)
+            others = all(v for k, v in part_ok.items() if k != str(r.town_swis))
+            ok_all = 2 * (signer + getattr(r, ds)) - (total + getattr(r, dv)) > 1e-12 * total
+            after_ok.append(bool(ok_all and (ok_part or len(parts) <= 1) and others))
+        toggles["flips"] = np.asarray(after_ok) != passes_now
+    else:
+        req = float(s["resident_test"].get("required_percent", 20.0))
+        toggles["flips"] = (toggles["percent_after"] >= req) != bool(s["resident_test"]["passes"])
+    toggles["_abs"] = toggles["delta_percent"].abs()
+    toggles = toggles.sort_values(["flips", "_abs"], ascending=[False, False], kind="stable")
+    drop = ["_abs", "weight", "value", "signer", "voters", "signers_in", "signers_out"]
+    return toggles.drop(columns=[c for c in drop if c in toggles]).head(n).reset_index(drop=True)
+
+
+def _labels_of(scenario: Scenario) -> pd.Series:
+    roll = scenario._base.inputs.roll
+    lab = roll["swis_code"].astype("str") + ":" + roll["print_key_code"].astype("str")
+    return (
+        pd.Series(lab.to_numpy(), index=roll[PARCEL_KEY].astype("str").to_numpy())
+        .groupby(level=0)
+        .first()
+    )
+
+
+def _inside_of(scenario: Scenario) -> pd.Series:
+    scenario.results()
+    vp: pd.DataFrame | None = scenario._cache.get("voter_place")
+    if vp is None:
+        return pd.Series(dtype=bool)
+    return vp.loc[vp["placed"]].groupby(PARCEL_KEY)["inside"].first()
+
+
+def _resident_counts(scenario: Scenario) -> pd.DataFrame:
+    """Per parcel: qualified-status voters placed on it; resident lines matched to them."""
+    b = scenario._base
+    scenario.results()
+    vp: pd.DataFrame | None = scenario._cache.get("voter_place")
+    voters = b.inputs.voters
+    if vp is None or voters is None:
+        return pd.DataFrame(columns=["voters", "signers_in", "signers_out"])
+    status = voters["STATUS"].astype("str").str.strip().str.upper()
+    ok = status.isin({str(x).strip().upper() for x in b.policy.voter_statuses})
+    placed = vp["placed"] & ok
+    per = vp.loc[placed].groupby(PARCEL_KEY).size().rename("voters")
+    lines = scenario.resident_lines()
+    sboe_parcel = pd.Series(vp[PARCEL_KEY].to_numpy(), index=voters["SBOEID"].astype("str"))
+    sboe_parcel = sboe_parcel[~sboe_parcel.index.duplicated()]
+    if len(lines):
+        parcel = lines["matched_to"].astype("str").map(sboe_parcel)
+        s_in = lines.loc[lines["status"] == "counted"].groupby(parcel).size()
+        s_out = lines.loc[lines["status"] == "outside_territory"].groupby(parcel).size()
+    else:
+        s_in = s_out = pd.Series(dtype="int64")
+    return pd.concat([per, s_in.rename("signers_in"), s_out.rename("signers_out")], axis=1)

@@ -1,0 +1,282 @@
+"""The filing package (§ 2-202.1.c, d): documents read back carry the figures."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import docx
+import openpyxl
+import pandas as pd
+import pytest
+from pypdf import PdfReader
+
+from pipeline.documents._common import county_of_swis, dollars, percent, stable_zip
+from pipeline.documents.certification import certification_figures, write_certifications
+from pipeline.documents.report import render_report
+from pipeline.documents.schedules import write_schedule_xlsx
+from pipeline.evaluate import PARCEL_SCHEDULE_COLUMNS
+
+WHEN = dt.date(2023, 6, 1)
+
+
+def docx_text(path: Path) -> str:
+    d = docx.Document(str(path))
+    parts = [p.text for p in d.paragraphs]
+    for table in d.tables:
+        for row in table.rows:
+            parts.append(" | ".join(c.text for c in row.cells))
+    return "\n".join(parts)
+
+
+def pdf_text(path: Path) -> str:
+    return "\n".join(page.extract_text() or "" for page in PdfReader(str(path)).pages)
+
+
+def _parcel(
+    swis: str,
+    pk: str,
+    town: str,
+    value: float,
+    frac: float,
+    rate: float,
+    credit: float,
+    owners: str = "A OWNER",
+    signer: str = "",
+) -> dict[str, Any]:
+    app = value * frac
+    return {
+        "swis_code": swis,
+        "print_key_code": pk,
+        "town_swis": town,
+        "roll_section": 1,
+        "owners": owners,
+        "owner_count": 1,
+        "assessed_value": value,
+        "fraction_in_territory": frac,
+        "fraction_source": "geometry",
+        "apportioned_assessed": app,
+        "equalization_rate": rate,
+        "apportioned_full": app / (rate / 100),
+        "signing_owners": signer,
+        "signer_credit_assessed": credit,
+        "signer_credit_full": credit / (rate / 100),
+        "value_basis": "assessment_total",
+        "roll_row": 1,
+    }
+
+
+def _summary(parts: list[dict[str, Any]], rolls: list[dict[str, Any]]) -> dict[str, Any]:
+    several = len(parts) > 1
+    return {
+        "regime": "2-202-pre-2024",
+        "petition": {"name": "Village of Test", "filed_on": "2023-06-01", "bases": ["owners"]},
+        "territory": {"square_miles": 1.0, "towns": [], "includes_existing_village": False},
+        "rolls": rolls,
+        "owner_test": {
+            "applies": True,
+            "value_basis": "full" if several else "assessed",
+            "parts": parts,
+            "value_basis_column": "assessment_total",
+            "total_value": 0.0,
+            "signer_value": 0.0,
+            "percent": 0.0,
+            "passes": False,
+        },
+        "deficiencies": [],
+        "sufficient": False,
+    }
+
+
+def test_formatting() -> None:
+    assert dollars(1234567.891) == "$1,234,567.89"
+    assert dollars(float("nan")) == "—"
+    assert percent(49.99993750015625) == "49.9999 %"
+    assert county_of_swis("104400") == "Columbia"  # 10 = Columbia (alphabetical)
+    assert county_of_swis("404400") == "St. Lawrence"
+    assert county_of_swis("014400") == "Albany"
+
+
+def test_certification_one_town(tmp_path: Path) -> None:
+    # parcel A: 100,000.00 wholly inside, signed for → credit 100,000.00
+    # parcel B: 200,000.50 half inside → 100,000.25, not signed
+    # total assessed = 200,000.25; signers 100,000.00;
+    # percent = 100,000 / 200,000.25 × 100 = 49.99993750... → "49.9999 %"
+    parcels = pd.DataFrame(
+        [
+            _parcel(
+                "104489", "1.-1-1", "104400", 100_000.0, 1.0, 100.0, 100_000.0, signer="A OWNER"
+            ),
+            _parcel(
+                "104489", "1.-1-2", "104400", 200_000.50, 0.5, 100.0, 0.0, owners="=HYPERLINK(x)"
+            ),
+        ],
+        columns=list(PARCEL_SCHEDULE_COLUMNS),
+    )
+    part = {
+        "swis": "104400",
+        "equalization_rate": 100.0,
+        "total_assessed": 200_000.25,
+        "signer_assessed": 100_000.0,
+        "total_full": 200_000.25,
+        "signer_full": 100_000.0,
+        "percent": 100_000.0 / 200_000.25 * 100,
+        "passes": False,
+    }
+    summary = _summary(
+        [part],
+        [{"swis": "104400", "name": "Harlow", "roll_year": 2022, "equalization_rate": 100.0}],
+    )
+    figs = certification_figures(summary)
+    assert [f.paragraph for f in figs] == ["2-202.1.d(1)"]
+    files = write_certifications(tmp_path, summary, parcels, counties={"104400": "Columbia"})
+    assert sorted(files) == ["certification-104400.docx", "certification-104400.pdf"]
+    for text in (
+        docx_text(files["certification-104400.docx"]),
+        pdf_text(files["certification-104400.pdf"]),
+    ):
+        flat = " ".join(text.split())
+        assert "2-202.1.d(1)" in flat
+        assert "total assessed valuation" in flat
+        assert "$200,000.25" in flat and "$100,000.00" in flat
+        assert "49.9999 %" in flat
+        assert "Town of Harlow" in flat and "2022" in flat
+        assert "STATE OF NEW YORK" in flat and "COUNTY OF COLUMBIA" in flat and "ss.:" in flat
+        assert "Sworn to before me this ___ day of ______, 20__" in flat
+        # annex: the print keys and the half-apportioned value 100,000.25
+        assert "1.-1-2" in flat and "0.500000" in flat
+
+
+def test_certification_two_towns(tmp_path: Path) -> None:
+    # town 104400 (rate 100): assessed 200,000.25 = full 200,000.25; signers 100,000.00
+    # town 104600 (rate 50): assessed 80,000 → full 80,000 / 0.5 = 160,000.00;
+    #   signers assessed 50,000 → full 100,000.00; 100,000 / 160,000 = 62.5 %
+    parcels = pd.DataFrame(
+        [
+            _parcel("104489", "1.-1-1", "104400", 100_000.0, 1.0, 100.0, 100_000.0),
+            _parcel("104489", "1.-1-2", "104400", 200_000.50, 0.5, 100.0, 0.0),
+            _parcel("104689", "9.-1-1", "104600", 80_000.0, 1.0, 50.0, 50_000.0),
+        ],
+        columns=list(PARCEL_SCHEDULE_COLUMNS),
+    )
+    parts = [
+        {
+            "swis": "104400",
+            "equalization_rate": 100.0,
+            "total_assessed": 200_000.25,
+            "signer_assessed": 100_000.0,
+            "total_full": 200_000.25,
+            "signer_full": 100_000.0,
+            "percent": 49.99993750015625,
+            "passes": False,
+        },
+        {
+            "swis": "104600",
+            "equalization_rate": 50.0,
+            "total_assessed": 80_000.0,
+            "signer_assessed": 50_000.0,
+            "total_full": 160_000.0,
+            "signer_full": 100_000.0,
+            "percent": 62.5,
+            "passes": True,
+        },
+    ]
+    rolls = [
+        {"swis": "104400", "name": "Harlow", "roll_year": 2022, "equalization_rate": 100.0},
+        {"swis": "104600", "name": "Brinton", "roll_year": 2021, "equalization_rate": 50.0},
+    ]
+    files = write_certifications(tmp_path, _summary(parts, rolls), parcels)
+    assert sorted(files) == [
+        "certification-104400.docx",
+        "certification-104400.pdf",
+        "certification-104600.docx",
+        "certification-104600.pdf",
+    ]
+    for name in ("certification-104600.docx", "certification-104600.pdf"):
+        reader = docx_text if name.endswith("docx") else pdf_text
+        flat = " ".join(reader(files[name]).split())
+        assert "2-202.1.d(2)" in flat
+        assert "total full valuation" in flat
+        assert "$160,000.00" in flat and "$100,000.00" in flat
+        assert "$80,000.00" in flat and "$50,000.00" in flat
+        assert "50.0000 %" in flat and "62.5000 %" in flat
+        assert "Town of Brinton" in flat and "2021" in flat
+        assert "COUNTY OF ____" in flat  # no county given: a blank line for the notary
+        assert "9.-1-1" in flat and "1.-1-2" not in flat  # only this town's annex
+
+
+def test_no_certification_without_owner_basis(tmp_path: Path) -> None:
+    summary = {"owner_test": {"applies": False, "passes": None}}
+    empty = pd.DataFrame(columns=list(PARCEL_SCHEDULE_COLUMNS))
+    assert write_certifications(tmp_path, summary, empty) == {}
+
+
+def test_xlsx_formula_injection_and_format(tmp_path: Path) -> None:
+    frame = pd.DataFrame(
+        {
+            "name": ['=HYPERLINK("http://x","y")', "+1", "-2", "@SUM(A1)", "Plain"],
+            "credit_assessed": [1.5, 2.25, 0.0, 0.0, 10.0],
+        }
+    )
+    path = write_schedule_xlsx(
+        tmp_path / "s.xlsx", frame, sheet="S", title="t", when=WHEN, totals=("credit_assessed",)
+    )
+    ws = openpyxl.load_workbook(path).active
+    assert ws is not None
+    names = [ws.cell(row=r, column=1).value for r in range(2, 7)]
+    assert names == ['\'=HYPERLINK("http://x","y")', "'+1", "'-2", "'@SUM(A1)", "Plain"]
+    assert all(ws.cell(row=r, column=1).data_type == "s" for r in range(2, 7))
+    assert ws.freeze_panes == "A2"
+    assert ws.cell(row=2, column=2).value == 1.5  # unrounded value, formatted display
+    assert ws.cell(row=2, column=2).number_format == '"$"#,##0.00'
+    # totals row: 1.5 + 2.25 + 10 = 13.75
+    assert ws.cell(row=7, column=1).value == "Total"
+    assert ws.cell(row=7, column=2).value == pytest.approx(13.75)
+    again = write_schedule_xlsx(
+        tmp_path / "t.xlsx", frame, sheet="S", title="t", when=WHEN, totals=("credit_assessed",)
+    )
+    assert path.read_bytes() == again.read_bytes()
+
+
+def test_stable_zip_ignores_clock(tmp_path: Path) -> None:
+    import io
+    import zipfile
+
+    def make(stamp: tuple[int, int, int, int, int, int]) -> bytes:
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as z:
+            z.writestr(
+                zipfile.ZipInfo("docProps/core.xml", date_time=stamp),
+                b'<x><dcterms:modified a="b">2026-01-01T10:11:12Z</dcterms:modified></x>',
+            )
+        return buf.getvalue()
+
+    a = stable_zip(make((2026, 1, 1, 10, 11, 12)), when=WHEN)
+    b = stable_zip(make((2025, 5, 5, 5, 5, 6)), when=WHEN)
+    assert a == b
+    z = zipfile.ZipFile(io.BytesIO(a))
+    assert b"2023-06-01T00:00:00Z" in z.read("docProps/core.xml")
+
+
+def test_report_escapes_and_embeds() -> None:
+    summary = _summary([], [])
+    summary["deficiencies"] = [
+        {
+            "code": "witness_count_mismatch",
+            "paragraph": "2-202.1.e(4)",
+            "message": "<script>alert(1)</script>",
+            "where": "page 3",
+        }
+    ]
+    html_text = render_report(
+        summary,
+        pd.DataFrame(columns=list(PARCEL_SCHEDULE_COLUMNS)),
+        pd.DataFrame(columns=["status"]),
+        map_png=b"\x89PNG",
+        files=["map.png"],
+    )
+    assert "witness_count_mismatch" in html_text and "2-202.1.e(4)" in html_text
+    assert "<script>" not in html_text and "&lt;script&gt;" in html_text
+    assert "data:image/png;base64,iVBORw" in html_text
+    assert "NOT SUFFICIENT" in html_text

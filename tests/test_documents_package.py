@@ -1,0 +1,103 @@
+"""The whole filing package from a run: files present, figures carried, same bytes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from pipeline.documents._common import dollars, percent
+from pipeline.geometry.metes import parse_metes_and_bounds, parse_traverses
+from pipeline.run import run_petition
+from pipeline.sample import generate_sample
+
+PACKAGE = {
+    "schedule-parcels.xlsx",
+    "schedule-signatures.xlsx",
+    "exhibit-description.txt",
+    "exhibit-description.docx",
+    "map.png",
+    "map.pdf",
+    "review-report.html",
+}
+
+
+def _flat(path: Path) -> str:
+    return " ".join(
+        " ".join(page.extract_text() or "" for page in PdfReader(str(path)).pages).split()
+    )
+
+
+@pytest.fixture(scope="module")
+def two_towns(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    d = tmp_path_factory.mktemp("two")
+    cfg = generate_sample(d / "in", parcels=300, towns=2, seed=11)
+    out = run_petition(cfg, out=d / "out")
+    return Path(cfg), out
+
+
+def test_package_files_and_two_town_figures(two_towns: tuple[Path, Path]) -> None:
+    _, out = two_towns
+    names = {p.name for p in out.iterdir()}
+    assert names >= PACKAGE
+    summary = json.loads((out / "summary.json").read_text())
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert set(manifest["outputs"]) >= PACKAGE
+    parts = summary["owner_test"]["parts"]
+    assert len(parts) == 2
+    for part in parts:
+        flat = _flat(out / f"certification-{part['swis']}.pdf")
+        assert "2-202.1.d(2)" in flat
+        for key in ("total_full", "signer_full", "total_assessed", "signer_assessed"):
+            assert dollars(part[key]) in flat, key
+        assert percent(part["equalization_rate"]) in flat
+    report = (out / "review-report.html").read_text()
+    for d in summary["deficiencies"]:
+        assert d["code"] in report
+    assert "data:image/png;base64," in report
+
+
+def test_description_matches_territory(two_towns: tuple[Path, Path]) -> None:
+    import tomllib
+
+    import geopandas as gpd
+
+    cfg, out = two_towns
+    conf = tomllib.loads(cfg.read_text())
+    territory = gpd.read_file(cfg.parent / conf["territory"]["boundary"])
+    if territory.crs is None:
+        territory = territory.set_crs(conf["territory"]["crs"])
+    geom = territory.to_crs("EPSG:2260").geometry.union_all()
+    text = (out / "exhibit-description.txt").read_text()
+    assert max(t.closure_ft for t in parse_traverses(text)) < 0.01
+    back = parse_metes_and_bounds(text)
+    assert back.symmetric_difference(geom).area < 1e-5 * geom.area
+
+
+def test_rerun_gives_same_bytes(two_towns: tuple[Path, Path], tmp_path: Path) -> None:
+    cfg, out = two_towns
+    again = run_petition(cfg, out=tmp_path / "again")
+    first = sorted(p.name for p in out.iterdir())
+    assert first == sorted(p.name for p in again.iterdir())
+    differ = [
+        n
+        for n in first
+        if n != "manifest.json" and (out / n).read_bytes() != (again / n).read_bytes()
+    ]
+    assert differ == []
+
+
+def test_one_town_certification(tmp_path: Path) -> None:
+    cfg = generate_sample(tmp_path / "in", parcels=200, towns=1, seed=5)
+    out = run_petition(cfg, out=tmp_path / "out")
+    summary = json.loads((out / "summary.json").read_text())
+    if not summary["owner_test"]["applies"]:
+        pytest.skip("the one-town sample alleges no owner basis")
+    (part,) = summary["owner_test"]["parts"]
+    flat = _flat(out / f"certification-{part['swis']}.pdf")
+    assert "2-202.1.d(1)" in flat
+    assert dollars(part["total_assessed"]) in flat
+    assert dollars(part["signer_assessed"]) in flat
+    assert percent(part["percent"]) in flat

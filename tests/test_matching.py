@@ -1,0 +1,279 @@
+"""The owner matcher's tiers, hand-worked: every variant of issue 4 § 7.
+
+A tiny roll (SWIS 104489, print keys 1..14), each parcel with its situs and
+mailing address; each test writes signature lines the way people write and
+states what a clerk would decide.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import pytest
+from test_owners import make_roll
+
+from pipeline.people.matching import compare_addresses, compare_names, owner_matcher
+from pipeline.people.names import nickname_equivalent, person_name_parts
+from pipeline.people.owners import parse_owners
+from pipeline.people.review import review_queue, stale_decisions, value_differences
+
+
+def rec(pk: str, situs: str, first: str, mi: str, last: str, sfx: str = "", **kw: str) -> Any:
+    num, street, suff = situs.split(" ")
+    mail = kw.pop("mail", situs).split(" ")
+    return {
+        "swis_code": "104489",
+        "print_key_code": pk,
+        "parcel_address_number": num,
+        "parcel_address_street": street,
+        "parcel_address_suff": suff,
+        "primary_owner_first_name": first,
+        "primary_owner_mi": mi,
+        "primary_owner_last_name": last,
+        "primary_owner_suffix": sfx,
+        "mailing_address_number": mail[0],
+        "mailing_address_street": mail[1],
+        "mailing_address_suff": mail[2],
+        **kw,
+    }
+
+
+ROLL = make_roll(
+    [
+        rec("1", "12 Oak St", "John", "A", "Smith", "Sr"),
+        rec("2", "14 Oak St", "John", "", "Smith", "Jr"),
+        rec("3", "20 Elm St", "Mary", "", "O'Brien"),
+        rec("4", "22 Elm St", "Anne", "", "Smith-Jones"),
+        rec("5", "30 Main St", "William", "", "Parker"),
+        rec("6", "40 Lake Rd", "Robert", "", "King", mail="9 Broadway Ave"),
+        rec("7", "50 Hill Rd", "", "", "Example Holdings LLC", mail="1 Main St"),
+        rec("8", "60 Hill Rd", "", "", "Smith Family Revocable Trust"),
+        rec("9", "70 Pine St", "David", "", "Lee"),
+        rec("10", "72 Pine St", "David", "", "Lee", mail="70 Pine St"),
+        rec("11", "5 Birch Ln", "David", "", "Lee"),
+        rec("12", "80 Vine St", "José", "", "Núñez"),
+        rec("13", "90 Vine St", "Peter", "", "Van Alstyne"),
+        rec("14", "16 Oak St", "Kim", "", "Park"),
+    ]
+)
+OWNERS = parse_owners(ROLL)
+
+
+def run(lines: list[tuple[str, str]] | list[tuple[str, str, str]], **kw: Any) -> pd.DataFrame:
+    rows = [(*ln, "")[:3] for ln in lines]
+    sig = pd.DataFrame(
+        {
+            "page": [1] * len(rows),
+            "line": list(range(1, len(rows) + 1)),
+            "name": [r[0] for r in rows],
+            "address": [r[1] for r in rows],
+            "town": [""] * len(rows),
+            "signing_for": [r[2] for r in rows],
+            "credited_assessed_value": [float("nan")] * len(rows),
+        }
+    )
+    pages = pd.DataFrame({"page": [1], "basis": ["owners"], "stated_signature_count": [0]})
+    return owner_matcher(sig, pages, OWNERS, ROLL, **kw)
+
+
+def parcels(m: pd.DataFrame, i: int) -> list[str]:
+    return sorted(k.split("|")[1] for k, _ in m["owner_keys"].iloc[i])
+
+
+def test_order_case_and_comma() -> None:
+    # "SMITH, MARY"-style inversion and any case read as the same name
+    m = run([("o'brien, mary", "20 Elm Street"), ("MARY OBRIEN", "20 ELM ST")])
+    assert m["status"].tolist() == ["counted", "duplicate"]
+    assert parcels(m, 0) == ["3"]
+
+
+def test_punctuation_accents_and_compound_surnames() -> None:
+    m = run(
+        [
+            ("Mary OBrien", "20 Elm St"),  # O'Brien on the roll
+            ("Anne Smith Jones", "22 Elm St"),  # Smith-Jones on the roll
+            ("Jose Nunez", "80 Vine St"),  # José Núñez on the roll
+            ("Peter VanAlstyne", "90 Vine St"),  # Van Alstyne on the roll
+            ("Anne Jones", "22 Elm St"),  # one part of the double surname: review
+        ]
+    )
+    assert m["status"].tolist() == ["counted"] * 4 + ["needs_review"]
+    assert [parcels(m, i) for i in range(4)] == [["3"], ["4"], ["12"], ["13"]]
+
+
+def test_dropped_middle_initial_is_accepted() -> None:
+    # "John Smith Sr" without the roll's middle initial A, at the right address
+    m = run([("John Smith Sr", "12 Oak St")])
+    assert m["status"].tolist() == ["counted"]
+    assert parcels(m, 0) == ["1"]
+
+
+def test_jr_versus_sr_at_neighbouring_parcels() -> None:
+    m = run(
+        [
+            ("John Smith Jr", "14 Oak St"),  # the son at his own parcel: counted
+            ("John Smith", "12 Oak St"),  # no suffix where a Jr/Sr pair exists: review
+            ("John Smith Jr", "12 Oak St"),  # Jr at the father's address: not auto
+        ]
+    )
+    assert m["status"].tolist() == ["counted", "needs_review", "needs_review"]
+    assert parcels(m, 0) == ["2"]
+    assert "JR and SR" in m["note"].iloc[1]
+    assert m["owner_keys"].iloc[1] == () and m["owner_keys"].iloc[2] == ()
+
+
+def test_nickname_and_close_surname_go_to_review() -> None:
+    m = run(
+        [
+            ("Bill Parker", "30 Main St"),  # William Parker: nickname
+            ("William Park", "30 Main St"),  # Park vs Parker at the right address
+            ("Kim Parker", "16 Oak St"),  # Parker vs Kim Park at her address
+        ]
+    )
+    assert m["status"].tolist() == ["needs_review"] * 3
+    # review scores: 100 - 10 (nickname); 100 - 15 (surname close)
+    assert m["match_score"].tolist() == [90.0, 85.0, 85.0]
+
+
+def test_absentee_owner_signs_from_mailing_address() -> None:
+    m = run([("Robert King", "9 Broadway Avenue")])
+    assert m["status"].tolist() == ["counted"]
+    assert parcels(m, 0) == ["6"]
+
+
+def test_officer_for_llc_and_trustee_for_trust() -> None:
+    m = run(
+        [
+            ("Ann Officer", "77 Anywhere Rd", "The Example Holdings, L.L.C."),
+            ("Tom Smith", "60 Hill Rd", "Smith Family Revocable Trust"),
+            ("Al Crook", "1 Main St", "Exampel Holdings LLC"),  # close entity: review
+            ("Al Crook", "1 Main St", "Nobody Inc"),
+        ]
+    )
+    assert m["status"].tolist() == ["counted", "counted", "needs_review", "not_owner"]
+    assert parcels(m, 0) == ["7"] and parcels(m, 1) == ["8"]
+
+
+def test_spouse_not_on_the_deed_is_not_an_owner() -> None:
+    m = run([("Jane Parker", "30 Main St")])  # William Parker owns 30 Main St alone
+    assert m["status"].tolist() == ["not_owner"]
+
+
+def test_same_name_different_people_and_one_owner_of_two_parcels() -> None:
+    m = run([("David Lee", "70 Pine St"), ("David Lee", "5 Birch Ln")])
+    # parcels 9 and 10 share the mailing address 70 Pine St: one person, credited both;
+    # the David Lee of 5 Birch Ln is another person, credited parcel 11 only
+    assert m["status"].tolist() == ["counted", "counted"]
+    assert parcels(m, 0) == ["10", "9"] and parcels(m, 1) == ["11"]
+    assert m["person_id"].iloc[0] != m["person_id"].iloc[1]
+
+
+def test_line_without_address_and_duplicate_across_pages() -> None:
+    sig = pd.DataFrame(
+        {
+            "page": [1, 2, 2],
+            "line": [1, 1, 2],
+            "name": ["Robert King", "Robert King", "Mary OBrien"],
+            "address": ["40 Lake Rd", "40 Lake Road", ""],
+            "town": [""] * 3,
+            "signing_for": [""] * 3,
+            "credited_assessed_value": [float("nan")] * 3,
+        }
+    )
+    pages = pd.DataFrame({"page": [1, 2], "basis": ["owners", "owners"]})
+    m = owner_matcher(sig, pages, OWNERS, ROLL)
+    assert m["status"].tolist() == ["counted", "duplicate", "page_defect"]
+    assert m["note"].iloc[2] == "line without an address"
+
+
+def test_name_elsewhere_typo_address_and_no_number_go_to_review() -> None:
+    m = run(
+        [("Robert King", "41 Lake Rd"), ("Mary OBrien", "20 Elmm St"), ("Mary OBrien", "Elm St")]
+    )
+    assert m["status"].tolist() == ["needs_review"] * 3
+
+
+def test_decisions_reapplied_and_stale_reported() -> None:
+    sig_lines = [("Bill Parker", "30 Main St"), ("Kim Parker", "16 Oak St")]
+    dec = pd.DataFrame(
+        {
+            "page": [1, 1, 1, 3],
+            "line": [1, 2, 2, 1],
+            "decision": ["accept", "reject", "accept", "accept"],
+            "parcel_key": ["104489|5", "", "104489|99", ""],
+            "swis_code": ["104489", "", "104489", ""],
+            "print_key_code": ["5", "", "99", ""],
+            "SBOEID": ["", "", "", ""],
+            "note": ["", "", "", ""],
+        }
+    )
+    m = run(sig_lines, decisions=dec)
+    assert m["status"].tolist() == ["counted", "not_owner"]
+    assert parcels(m, 0) == ["5"]
+    sig = pd.DataFrame({"page": [1, 1], "line": [1, 2]})
+    pages = pd.DataFrame({"page": [1], "basis": ["owners"]})
+    msgs = stale_decisions(dec, sig, pages, ROLL, None)
+    assert len(msgs) == 2
+    assert "104489:99 is not on the roll" in msgs[0] and "no such signature line" in msgs[1]
+
+
+def test_review_queue_lists_candidates_with_evidence() -> None:
+    m = run([("Bill Parker", "30 Main St"), ("Robert King", "9 Broadway Ave")])
+    sig = pd.DataFrame(
+        {
+            "page": [1, 1],
+            "line": [1, 2],
+            "name": ["Bill Parker", "Robert King"],
+            "address": ["30 Main St", "9 Broadway Ave"],
+            "signing_for": ["", ""],
+        }
+    )
+    q = review_queue(sig, pd.DataFrame({"page": [1], "basis": ["owners"]}), m, None)
+    assert len(q) == 1
+    row = q.iloc[0]
+    assert (row["candidate"], row["name_score"]) == ("104489:5", 90.0)
+    assert row["address_agreed"] == "same situs"
+    assert row["name_evidence"] == "nickname BILL/WILLIAM"
+
+
+def test_value_differences() -> None:
+    sched = pd.DataFrame(
+        {
+            "page": [1, 1, 2],
+            "line": [1, 2, 1],
+            "basis": ["owners", "owners", "residents"],
+            "credit_assessed": [100.0, 0.0, 0.0],
+            "note": ["", "", ""],
+        }
+    )
+    sig = pd.DataFrame(
+        {"page": [1, 1, 2], "line": [1, 2, 1], "credited_assessed_value": [150.0, None, 9.0]}
+    )
+    out = value_differences(sched, sig)
+    # 150 written - 100 computed = 50; nothing written -> NaN; resident page -> NaN
+    assert out["value_difference"].iloc[0] == 50.0
+    assert out["value_difference"].iloc[1:].isna().all()
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("BILL", "WILLIAM", True),
+        ("PEGGY", "MARGARET", True),
+        ("BARB", "BARBARA", True),
+        ("MARY", "JOHN", False),
+    ],
+)
+def test_nicknames(a: str, b: str, same: bool) -> None:
+    assert nickname_equivalent(a, b) is same
+
+
+def test_name_and_address_primitives() -> None:
+    assert person_name_parts("Smith, Mary B") == (("MARY", "B", "SMITH"), "")
+    assert person_name_parts("Dr. Seán O'Brien Jr.") == (("SEAN", "OBRIEN"), "JR")
+    nc = compare_names(("JOHN", "B", "SMITH"), "", "JOHN", "A", "SMITH", "")
+    assert nc is None  # different middle initials: different people
+    assert compare_addresses("12 OAK ST", [("12 OAK ST", "mailing")]) == ("same", "mailing")
+    assert compare_addresses("12 OAKK ST", [("12 OAK ST", "situs")]) == ("close", "situs")
+    assert compare_addresses("14 OAK ST", [("12 OAK ST", "situs")]) == ("", "")
