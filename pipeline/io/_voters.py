@@ -16,59 +16,9 @@ import numpy as np
 import pandas as pd
 
 from pipeline.errors import InputError
-from pipeline.frames import SOURCE_ROW, VOTER_COLUMNS
+from pipeline.frames import BOE_FIELDS_47, SOURCE_ROW, VOTER_COLUMNS
 from pipeline.io._common import csv_text_frame, read_bytes
 
-#: The 47 fields of the current layout, in file order.
-BOE_FIELDS_47: tuple[str, ...] = (
-    "LASTNAME",
-    "FIRSTNAME",
-    "MIDDLENAME",
-    "NAMESUFFIX",
-    "RADDNUMBER",
-    "RHALFCODE",
-    "RPREDIRECTION",
-    "RSTREETNAME",
-    "RPOSTDIRECTION",
-    "RAPARTMENTTYPE",
-    "RAPARTMENT",
-    "RADDRNONSTD",
-    "RCITY",
-    "RZIP5",
-    "RZIP4",
-    "MAILADD1",
-    "MAILADD2",
-    "MAILADD3",
-    "MAILADD4",
-    "DOB",
-    "GENDER",
-    "ENROLLMENT",
-    "OTHERPARTY",
-    "COUNTYCODE",
-    "ED",
-    "LD",
-    "TOWNCITY",
-    "WARD",
-    "CD",
-    "SD",
-    "AD",
-    "LASTVOTERDATE",
-    "PREVYEARVOTED",
-    "PREVCOUNTY",
-    "PREVADDRESS",
-    "PREVNAME",
-    "COUNTYVRNUMBER",
-    "REGDATE",
-    "VRSOURCE",
-    "IDREQUIRED",
-    "IDMET",
-    "STATUS",
-    "REASONCODE",
-    "INACT_DATE",
-    "PURGE_DATE",
-    "SBOEID",
-    "VOTERHISTORY",
-)
 #: The older 45-field layout.
 BOE_FIELDS_45: tuple[str, ...] = tuple(
     f for f in BOE_FIELDS_47 if f not in ("RAPARTMENTTYPE", "RADDRNONSTD")

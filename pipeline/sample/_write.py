@@ -16,56 +16,10 @@ import pandas as pd
 import pyogrio
 import shapely
 
+from pipeline.frames import BOE_FIELDS_47
+
 EPSG = 2260
-BOE_FIELDS: tuple[str, ...] = (
-    "LASTNAME",
-    "FIRSTNAME",
-    "MIDDLENAME",
-    "NAMESUFFIX",
-    "RADDNUMBER",
-    "RHALFCODE",
-    "RPREDIRECTION",
-    "RSTREETNAME",
-    "RPOSTDIRECTION",
-    "RAPARTMENTTYPE",
-    "RAPARTMENT",
-    "RADDRNONSTD",
-    "RCITY",
-    "RZIP5",
-    "RZIP4",
-    "MAILADD1",
-    "MAILADD2",
-    "MAILADD3",
-    "MAILADD4",
-    "DOB",
-    "GENDER",
-    "ENROLLMENT",
-    "OTHERPARTY",
-    "COUNTYCODE",
-    "ED",
-    "LD",
-    "TOWNCITY",
-    "WARD",
-    "CD",
-    "SD",
-    "AD",
-    "LASTVOTERDATE",
-    "PREVYEARVOTED",
-    "PREVCOUNTY",
-    "PREVADDRESS",
-    "PREVNAME",
-    "COUNTYVRNUMBER",
-    "REGDATE",
-    "VRSOURCE",
-    "IDREQUIRED",
-    "IDMET",
-    "STATUS",
-    "REASONCODE",
-    "INACT_DATE",
-    "PURGE_DATE",
-    "SBOEID",
-    "VOTERHISTORY",
-)
+BOE_FIELDS = BOE_FIELDS_47
 
 
 def write_csv(path: Path, frame: pd.DataFrame) -> None:
