@@ -4,12 +4,21 @@
 geometries of :class:`pipeline.model.PetitionInputs` and the policy, and returns
 :class:`Evaluation` — the ``summary.json`` object, the parcel and signature
 schedules and the data-quality report — without opening or writing a file.
+
+It runs in two stages, which :class:`pipeline.scenario.Scenario` reuses:
+
+* :func:`prepare` does everything that does not depend on the territory line
+  (merged parcel polygons, owners, signature matching, placement of voters,
+  inhabitants and designees on parcels by address, page checks);
+* :func:`assess` runs every test for one territory and its parcel fractions
+  (apportionment of values, equalization, signers' credits, owner, resident,
+  population, designee, area, existing-village and filing checks).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +56,23 @@ from pipeline.people.voters import resident_test, voter_addresses
 from pipeline.quality import data_quality
 from pipeline.valuation import apportion_values, credit_signers, equalize, owner_test
 
+__all__ = [
+    "PARCEL_SCHEDULE_COLUMNS",
+    "SIGNATURE_SCHEDULE_COLUMNS",
+    "Assessment",
+    "Evaluation",
+    "Prepared",
+    "assess",
+    "evaluate",
+    "evaluation_of",
+    "finish_summary",
+    "owner_part",
+    "part_areas",
+    "prepare",
+    "relocate",
+    "resident_absent",
+]
+
 #: Columns of ``parcels.csv`` (contract order first, then this project's additions).
 PARCEL_SCHEDULE_COLUMNS: tuple[str, ...] = (
     "swis_code",
@@ -82,6 +108,20 @@ SIGNATURE_SCHEDULE_COLUMNS: tuple[str, ...] = (
     "note",
 )
 
+_SIGNATURE_FRAME = (
+    "page",
+    "line",
+    "name",
+    "address",
+    "town",
+    "signed_on",
+    "signing_for",
+    "credited_assessed_value",
+    "source_row",
+)
+
+_RESIDENT_LINES = ("page", "line", "status", "matched_to", "match_score")
+
 
 @dataclass
 class Evaluation:
@@ -95,6 +135,58 @@ class Evaluation:
     warnings: list[str] = field(default_factory=list)
     #: Lines to review with their candidates and evidence (``review.csv``).
     review: pd.DataFrame = field(default_factory=pd.DataFrame)
+
+
+# --------------------------------------------------------------------------- stage 1
+
+
+@dataclass(frozen=True, eq=False)
+class Prepared:
+    """Everything of a petition that does not depend on the territory line.
+
+    Built by :func:`prepare`; read by :func:`assess` and by
+    :class:`pipeline.scenario.Scenario`. The placements hold each person's
+    parcel (``parcel_key``, ``placed``) with no territory yet: :func:`relocate`
+    puts a territory's fractions in.
+    """
+
+    inputs: PetitionInputs
+    policy: PolicySection
+    regime: Regime
+    #: One polygon per parcel key (a key drawn as several polygons is their union), 0..n-1.
+    parcels: gpd.GeoDataFrame
+    keys: pd.Index
+    parcel_area: pd.Series
+    owners: pd.DataFrame
+    matches: pd.DataFrame
+    signatures: pd.DataFrame
+    pages: pd.DataFrame
+    stale_warnings: tuple[str, ...]
+    voter_place: pd.DataFrame | None
+    inhabitant_place: pd.DataFrame | None
+    designee_rows: tuple[dict[str, str], ...]
+    designee_place: pd.DataFrame
+    page_deficiencies: tuple[Deficiency, ...]
+
+    @property
+    def rates(self) -> dict[str, float]:
+        """Town SWIS -> equalization rate (percent), towns with a rate only."""
+        return {
+            t.swis: t.equalization_rate
+            for t in self.inputs.towns
+            if t.equalization_rate is not None
+        }
+
+    @property
+    def several_towns(self) -> bool:
+        """Whether the petition names more than one town (full values, parts)."""
+        return len({t.swis for t in self.inputs.towns}) > 1
+
+    def fractions(self, territory: BaseGeometry) -> pd.DataFrame:
+        """:func:`pipeline.geometry.apportion` of every parcel, indexed by ``parcel_key``."""
+        out = apportion(self.parcels, territory, sliver_tolerance=self.policy.sliver_tolerance)
+        out.index = self.keys
+        return out
 
 
 def _merge_duplicate_parcels(parcels: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
@@ -118,21 +210,155 @@ def _merge_duplicate_parcels(parcels: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
     )
 
 
-def _part_areas(
-    inputs: PetitionInputs,
+def prepare(inputs: PetitionInputs, *, policy: PolicySection) -> Prepared:
+    """Everything that does not depend on the territory, computed once.
+
+    Parameters
+    ----------
+    inputs
+        The loaded petition (:func:`pipeline.io.load.load_inputs`).
+    policy
+        The policy section of the config.
+
+    Returns
+    -------
+    Prepared
+        Merged parcel polygons and their areas, owners
+        (:func:`~pipeline.people.owners.parse_owners`), the owner-page matches
+        (:func:`~pipeline.people.matching.owner_matcher`) and stale-decision
+        warnings, the placement of voters, inhabitants and designees on
+        parcels by address (no territory yet), and the page deficiencies
+        (witness counts, line checks).
+    """
+    parcels = _merge_duplicate_parcels(inputs.parcels).reset_index(drop=True)
+    keys = pd.Index(parcels[PARCEL_KEY].astype("str").to_numpy(), name=PARCEL_KEY)
+    parcel_area = pd.Series(shapely.area(np.asarray(parcels.geometry.values)), index=keys)
+
+    owners = parse_owners(inputs.roll, overrides=inputs.ownership_overrides)
+    signatures, pages = inputs.signatures, inputs.pages
+    stale: list[str] = []
+    if signatures is not None and pages is not None:
+        matches = owner_matcher(
+            signatures, pages, owners, inputs.roll, decisions=inputs.match_decisions
+        )
+        stale = stale_decisions(
+            inputs.match_decisions, signatures, pages, inputs.roll, inputs.voters
+        )
+    else:
+        signatures = pd.DataFrame(columns=list(_SIGNATURE_FRAME))
+        pages = pd.DataFrame(columns=["page", "basis", "stated_signature_count"])
+        matches = owner_matcher(signatures, pages, owners, inputs.roll)
+
+    situs = situs_addresses(inputs.roll)
+    nowhere = pd.Series([], dtype="float64")
+    threshold = policy.straddle_voter_threshold
+
+    def place(addresses: pd.Series) -> pd.DataFrame:
+        return place_addresses(addresses, situs=situs, fractions=nowhere, threshold=threshold)
+
+    designee_rows = tuple(
+        {"name": d.name, "address": d.address, "town": d.town} for d in inputs.designees
+    )
+    page_defs: list[Deficiency] = []
+    if len(pages):
+        _, wdef = witness_count_check(pages, signatures)
+        _, ldef = line_checks(signatures, pages)
+        page_defs = wdef + ldef
+    return Prepared(
+        inputs=inputs,
+        policy=policy,
+        regime=REGIMES[inputs.regime],
+        parcels=parcels,
+        keys=keys,
+        parcel_area=parcel_area,
+        owners=owners,
+        matches=matches,
+        signatures=signatures,
+        pages=pages,
+        stale_warnings=tuple(stale),
+        voter_place=place(voter_addresses(inputs.voters)) if inputs.voters is not None else None,
+        inhabitant_place=place(inputs.inhabitants["address"])
+        if inputs.inhabitants is not None
+        else None,
+        designee_rows=designee_rows,
+        designee_place=place(pd.Series([d["address"] for d in designee_rows], dtype="str")),
+        page_deficiencies=tuple(page_defs),
+    )
+
+
+def relocate(placement: pd.DataFrame, inside_fraction: pd.Series, threshold: float) -> pd.DataFrame:
+    """A placement of :func:`prepare` with a territory's fractions put in.
+
+    Parameters
+    ----------
+    placement
+        From :func:`pipeline.people.placement.place_addresses`.
+    inside_fraction
+        ``parcel_key`` -> fraction of the parcel in the territory.
+    threshold
+        ``policy.straddle_voter_threshold``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``placement`` with ``fraction`` and ``inside`` recomputed.
+
+    Notes
+    -----
+    The rule of :func:`pipeline.people.placement.place_addresses`: a placed
+    address on a parcel absent from ``inside_fraction`` has fraction 0;
+    ``inside = placed and fraction >= threshold``.
+    """
+    placed = placement["placed"]
+    fraction = placement[PARCEL_KEY].map(inside_fraction).astype("float64")
+    fraction = fraction.where(~placed | fraction.notna(), 0.0).where(placed, np.nan)
+    return placement.assign(fraction=fraction, inside=(placed & (fraction >= threshold)))
+
+
+# --------------------------------------------------------------------------- shared pieces
+
+
+def part_areas(
+    prepared: Prepared,
+    territory: BaseGeometry,
     territory_sq_mi: float,
-    schedule: pd.DataFrame,
-    parcel_area: pd.Series,
+    geometric_rows: Callable[[], pd.DataFrame],
     warnings: list[str],
 ) -> dict[str, float]:
-    """Square miles of each town part (geometric when every town has a polygon)."""
+    """Square miles of each town part (geometric when every town has a polygon).
+
+    Parameters
+    ----------
+    prepared
+        From :func:`prepare`.
+    territory
+        The territory.
+    territory_sq_mi
+        Its geodesic area.
+    geometric_rows
+        Called only without town polygons: the schedule rows (``parcel_key``,
+        ``town_swis``, ``fraction_in_territory``, ``fraction_source``) in the
+        territory.
+    warnings
+        Appended to.
+
+    Returns
+    -------
+    dict
+        Town SWIS -> square miles.
+
+    Notes
+    -----
+    Without town polygons the territory's area is shared out in proportion to
+    :math:`\\sum_i a_i f_i` per town (parcel area :math:`a_i` times fraction
+    :math:`f_i`, records with a polygon or an override).
+    """
+    inputs = prepared.inputs
     if all(t.boundary is not None for t in inputs.towns):
-        split = town_parts(
-            inputs.territory, {t.swis: t.boundary for t in inputs.towns if t.boundary}
-        )
-        if split.uncovered_area > 1e-6 * max(inputs.territory.area, 1.0):
+        split = town_parts(territory, {t.swis: t.boundary for t in inputs.towns if t.boundary})
+        if split.uncovered_area > 1e-6 * max(territory.area, 1.0):
             warnings.append(
-                f"{split.uncovered_area / max(inputs.territory.area, 1.0):.4%} of the territory "
+                f"{split.uncovered_area / max(territory.area, 1.0):.4%} of the territory "
                 "lies in none of the town polygons"
             )
         return {
@@ -143,8 +369,9 @@ def _part_areas(
         "no town polygons: town parts come from each parcel's roll municipality_code and "
         "their areas are approximate (share of parcel area inside the territory)"
     )
+    schedule = geometric_rows()
     geo = schedule.loc[schedule["fraction_source"].isin(["geometry", "sliver", "override"])]
-    inside = geo[PARCEL_KEY].map(parcel_area).fillna(0.0) * geo["fraction_in_territory"]
+    inside = geo[PARCEL_KEY].map(prepared.parcel_area).fillna(0.0) * geo["fraction_in_territory"]
     by_town = inside.groupby(geo["town_swis"]).sum()
     total = float(by_town.sum())
     out: dict[str, float] = {}
@@ -159,10 +386,270 @@ def _not_alleged() -> dict[str, Any]:
     return {"applies": False, "passes": None}
 
 
-def _placement(
-    addresses: pd.Series, situs: pd.DataFrame, fractions: pd.Series, threshold: float
-) -> pd.DataFrame:
-    return place_addresses(addresses, situs=situs, fractions=fractions, threshold=threshold)
+def owner_part(
+    prepared: Prepared, schedule: pd.DataFrame, areas: Mapping[str, float]
+) -> tuple[dict[str, Any], list[Deficiency]]:
+    """The summary's ``owner_test`` (:func:`~pipeline.valuation.owner_test` when alleged).
+
+    ``schedule`` is :func:`~pipeline.valuation.credit_signers`' schedule, or
+    any frame with the same per-town sums (the owner test only adds up).
+    """
+    policy, inputs = prepared.policy, prepared.inputs
+    if "owners" in inputs.bases and prepared.regime.owner_basis_allowed:
+        otest = owner_test(schedule, towns=[t.swis for t in inputs.towns], parts_area=areas)
+        defs: list[Deficiency] = otest.pop("deficiencies")
+        otest["value_basis_column"] = policy.value_basis
+        return otest, defs
+    return {**_not_alleged(), "value_basis_column": policy.value_basis}, []
+
+
+def resident_absent(prepared: Prepared, warnings: list[str]) -> dict[str, Any]:
+    """The summary's ``resident_test`` when no voter file is given."""
+    if "residents" not in prepared.inputs.bases:
+        return _not_alleged()
+    warnings.append("the residents basis is alleged but no voter file is given")
+    return {
+        "applies": True,
+        "qualified_voters": 0,
+        "qualifying_signers": 0,
+        "percent": 0.0,
+        "passes": False,
+    }
+
+
+def finish_summary(
+    prepared: Prepared,
+    territory: BaseGeometry,
+    *,
+    territory_sq_mi: float,
+    areas: Mapping[str, float],
+    in_territory_swis: pd.Series,
+    tests: Mapping[str, Any],
+    test_deficiencies: list[Deficiency],
+    warnings: list[str],
+) -> dict[str, Any]:
+    """Assemble the ``summary.json`` object (JSON-ready) from the territory's tests.
+
+    Parameters
+    ----------
+    prepared
+        From :func:`prepare`.
+    territory
+        The territory.
+    territory_sq_mi
+        Its geodesic area.
+    areas
+        Town SWIS -> square miles of the part (:func:`part_areas`).
+    in_territory_swis
+        ``swis_code`` of the roll records with a positive fraction (the
+        existing-village check).
+    tests
+        ``owner_test``, ``resident_test``, ``population``, ``designees``.
+    test_deficiencies
+        Their deficiencies, in that order.
+    warnings
+        The run's warnings (kept by reference).
+
+    Returns
+    -------
+    dict
+        Basis, area, existing-village and filing checks are run here; the
+        deficiencies are listed basis first, then the tests', area,
+        existing village, pages.
+    """
+    inputs, policy, regime = prepared.inputs, prepared.policy, prepared.regime
+    basis_part, deficiencies = basis_check(inputs.bases, regime=regime)
+    deficiencies = list(deficiencies) + list(test_deficiencies)
+
+    share = None
+    if inputs.district is not None:
+        district_area = inputs.district.area
+        sym = territory.symmetric_difference(inputs.district).area
+        share = sym / district_area if district_area > 0 else math.inf
+    area, adef = area_check(
+        territory_sq_mi,
+        regime=regime,
+        coterminous_with=inputs.coterminous_with,
+        district_symmetric_difference_share=share,
+        tolerance=policy.coterminous_tolerance,
+    )
+    deficiencies += adef
+    village_overlap = None
+    if inputs.villages is not None:
+        overlap = territory.intersection(inputs.villages)
+        village_overlap = geodesic_area_sq_mi(overlap, inputs.working_crs)
+    village, vdef = existing_village_check(in_territory_swis, village_overlap_sq_mi=village_overlap)
+    deficiencies += vdef
+    deficiencies += prepared.page_deficiencies
+
+    names = {t.swis: t.name for t in inputs.towns}
+    summary: dict[str, Any] = {
+        "regime": regime.name,
+        "petition": {
+            "name": inputs.name,
+            "filed_on": inputs.filed_on.isoformat(),
+            "bases": list(inputs.bases),
+        },
+        "territory": {
+            "square_miles": territory_sq_mi,
+            "towns": [
+                {"swis": swis, "name": names.get(swis, ""), "square_miles": sq}
+                for swis, sq in sorted(areas.items())
+            ],
+            "includes_existing_village": village["includes_existing_village"]
+            if isinstance(village, Mapping) and "includes_existing_village" in village
+            else bool(village),
+            "working_crs": inputs.working_crs,
+        },
+        "rolls": [
+            {
+                "swis": t.swis,
+                "name": t.name,
+                "roll_year": t.roll_year,
+                "equalization_rate": t.equalization_rate,
+                "rate_source": t.rate_source,
+            }
+            for t in inputs.towns
+        ],
+        "owner_test": tests["owner_test"],
+        "resident_test": tests["resident_test"],
+        "population": tests["population"],
+        "area": area,
+        "designees": tests["designees"],
+        "filing": filing_plan(areas),
+        "bases": basis_part,
+        "deficiencies": deficiencies,
+        "warnings": warnings,
+    }
+    summary["sufficient"] = sufficiency(summary)
+    ready: dict[str, Any] = _json_ready(summary)
+    return ready
+
+
+# --------------------------------------------------------------------------- stage 2
+
+
+@dataclass
+class Assessment:
+    """Every test of one territory (:func:`assess`) and the frames behind them."""
+
+    #: The ``summary.json`` object.
+    summary: dict[str, Any]
+    #: :func:`~pipeline.valuation.credit_signers`' schedule (roll order).
+    schedule: pd.DataFrame
+    #: Owner-page lines (:func:`~pipeline.valuation.credit_signers`).
+    owner_lines: pd.DataFrame
+    #: Resident-page lines (:func:`~pipeline.people.voters.resident_test`).
+    resident_lines: pd.DataFrame
+    voter_place: pd.DataFrame | None
+    inhabitant_place: pd.DataFrame | None
+    inhabitants: pd.DataFrame | None
+    warnings: list[str]
+
+
+def assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame) -> Assessment:
+    """Run every test of the petition for one territory.
+
+    Parameters
+    ----------
+    prepared
+        From :func:`prepare`.
+    territory
+        The territory, (Multi)Polygon in the working CRS.
+    fractions
+        Apportionment of *every* parcel of ``prepared.parcels`` against
+        ``territory`` (:meth:`Prepared.fractions`), indexed by ``parcel_key``.
+
+    Returns
+    -------
+    Assessment
+        The summary and the schedules behind it.
+    """
+    inputs, policy, regime = prepared.inputs, prepared.policy, prepared.regime
+    warnings: list[str] = list(inputs.notes)
+    territory_sq_mi = geodesic_area_sq_mi(territory, inputs.working_crs)
+
+    # --- apportionment (§ 2-200; § 2-202.1.a(2)) ---------------------------------------
+    schedule = apportion_values(
+        inputs.roll,
+        fractions[["fraction_in_territory", "fraction_source"]],
+        apportionment_overrides=inputs.apportionment_overrides,
+        value_basis=policy.value_basis,
+    )
+    areas = part_areas(prepared, territory, territory_sq_mi, lambda: schedule, warnings)
+    schedule = equalize(
+        schedule, prepared.rates, missing="error" if prepared.several_towns else "nan"
+    )
+    warnings += prepared.stale_warnings
+
+    # --- owners and signers --------------------------------------------------------------
+    schedule, owner_lines = credit_signers(schedule, prepared.owners, prepared.matches)
+    otest, odef = owner_part(prepared, schedule, areas)
+
+    # --- placement of voters, inhabitants, designees (§ 2-202.1.a(1), b, c(2)) -------
+    inside_fraction = (
+        schedule.loc[schedule["fraction_source"] != "unmapped"]
+        .drop_duplicates(PARCEL_KEY)
+        .set_index(PARCEL_KEY)["fraction_in_territory"]
+    )
+    threshold = policy.straddle_voter_threshold
+    voter_place = None
+    rdef: list[Deficiency] = []
+    if inputs.voters is not None and prepared.voter_place is not None:
+        voter_place = relocate(prepared.voter_place, inside_fraction, threshold)
+        rtest, resident_lines, rdef = resident_test(
+            prepared.signatures,
+            prepared.pages,
+            inputs.voters,
+            voter_place,
+            statuses=policy.voter_statuses,
+            regime=regime,
+            alleged="residents" in inputs.bases,
+            decisions=inputs.match_decisions,
+        )
+    else:
+        rtest = resident_absent(prepared, warnings)
+        resident_lines = pd.DataFrame(columns=list(_RESIDENT_LINES))
+
+    inh_place = inh_schedule = None
+    if inputs.inhabitants is not None and prepared.inhabitant_place is not None:
+        inh_place = relocate(prepared.inhabitant_place, inside_fraction, threshold)
+        population, pdef = population_check(inputs.inhabitants, inh_place, regime=regime)
+        inh_schedule = inhabitant_schedule(inputs.inhabitants, inh_place)
+    else:
+        population, pdef = population_check(
+            pd.DataFrame(columns=["name", "address", "town", "source_row"]),
+            relocate(prepared.designee_place.iloc[:0], inside_fraction, threshold),
+            regime=regime,
+        )
+    des_place = relocate(prepared.designee_place, inside_fraction, threshold)
+    designees, ddef = designees_check(prepared.designee_rows, des_place)
+
+    summary = finish_summary(
+        prepared,
+        territory,
+        territory_sq_mi=territory_sq_mi,
+        areas=areas,
+        in_territory_swis=schedule.loc[schedule["fraction_in_territory"] > 0, "swis_code"],
+        tests={
+            "owner_test": otest,
+            "resident_test": rtest,
+            "population": population,
+            "designees": designees,
+        },
+        test_deficiencies=odef + rdef + pdef + ddef,
+        warnings=warnings,
+    )
+    return Assessment(
+        summary=summary,
+        schedule=schedule,
+        owner_lines=owner_lines,
+        resident_lines=resident_lines,
+        voter_place=voter_place,
+        inhabitant_place=inh_place,
+        inhabitants=inh_schedule,
+        warnings=warnings,
+    )
 
 
 def evaluate(inputs: PetitionInputs, *, policy: PolicySection) -> Evaluation:
@@ -180,210 +667,40 @@ def evaluate(inputs: PetitionInputs, *, policy: PolicySection) -> Evaluation:
     -------
     Evaluation
         ``summary`` is the contract's ``summary.json`` object.
+
+    Notes
+    -----
+    :func:`prepare`, then :func:`assess` of ``inputs.territory`` with the
+    apportionment of every parcel (:func:`pipeline.geometry.apportion`).
     """
-    regime: Regime = REGIMES[inputs.regime]
-    warnings: list[str] = list(inputs.notes)
-    deficiencies: list[Deficiency] = []
-
-    # --- territory and apportionment (§ 2-200; § 2-202.1.a(2)) --------------------
-    territory_sq_mi = geodesic_area_sq_mi(inputs.territory, inputs.working_crs)
-    parcels = _merge_duplicate_parcels(inputs.parcels)
-    fractions = apportion(parcels, inputs.territory, sliver_tolerance=policy.sliver_tolerance)
-    fractions.index = pd.Index(parcels[PARCEL_KEY].to_numpy(), name=PARCEL_KEY)
-    parcel_area = pd.Series(parcels.geometry.area.to_numpy(), index=fractions.index)
-
-    schedule = apportion_values(
-        inputs.roll,
-        fractions,
-        apportionment_overrides=inputs.apportionment_overrides,
-        value_basis=policy.value_basis,
+    prepared = prepare(inputs, policy=policy)
+    return evaluation_of(
+        prepared, assess(prepared, inputs.territory, prepared.fractions(inputs.territory))
     )
-    part_areas = _part_areas(inputs, territory_sq_mi, schedule, parcel_area, warnings)
-    several = len({t.swis for t in inputs.towns}) > 1
-    rates = {t.swis: t.equalization_rate for t in inputs.towns if t.equalization_rate is not None}
-    schedule = equalize(schedule, rates, missing="error" if several else "nan")
 
-    # --- owners and signers ----------------------------------------------------------
-    owners = parse_owners(inputs.roll, overrides=inputs.ownership_overrides)
-    signatures, pages = inputs.signatures, inputs.pages
-    if signatures is not None and pages is not None:
-        matches = owner_matcher(
-            signatures, pages, owners, inputs.roll, decisions=inputs.match_decisions
-        )
-        warnings += stale_decisions(
-            inputs.match_decisions, signatures, pages, inputs.roll, inputs.voters
-        )
-    else:
-        signatures = pd.DataFrame(
-            columns=[
-                "page",
-                "line",
-                "name",
-                "address",
-                "town",
-                "signed_on",
-                "signing_for",
-                "credited_assessed_value",
-                "source_row",
-            ]
-        )
-        pages = pd.DataFrame(columns=["page", "basis", "stated_signature_count"])
-        matches = owner_matcher(signatures, pages, owners, inputs.roll)
-    schedule, owner_lines = credit_signers(schedule, owners, matches)
 
-    basis_part, basis_def = basis_check(inputs.bases, regime=regime)
-    deficiencies += basis_def
-    if "owners" in inputs.bases and regime.owner_basis_allowed:
-        otest = owner_test(schedule, towns=[t.swis for t in inputs.towns], parts_area=part_areas)
-        deficiencies += otest.pop("deficiencies")
-        otest["value_basis_column"] = policy.value_basis
-    else:
-        otest = {**_not_alleged(), "value_basis_column": policy.value_basis}
-
-    # --- placement of voters, inhabitants, designees (§ 2-202.1.a(1), b, c(2)) -------
-    situs = situs_addresses(inputs.roll)
-    inside_fraction = (
-        schedule.loc[schedule["fraction_source"] != "unmapped"]
-        .drop_duplicates(PARCEL_KEY)
-        .set_index(PARCEL_KEY)["fraction_in_territory"]
-    )
-    threshold = policy.straddle_voter_threshold
-    resident_alleged = "residents" in inputs.bases
-    if inputs.voters is not None:
-        voter_place = _placement(voter_addresses(inputs.voters), situs, inside_fraction, threshold)
-        rtest, resident_lines, rdef = resident_test(
-            signatures,
-            pages,
-            inputs.voters,
-            voter_place,
-            statuses=policy.voter_statuses,
-            regime=regime,
-            alleged=resident_alleged,
-            decisions=inputs.match_decisions,
-        )
-        deficiencies += rdef
-    else:
-        rtest = _not_alleged()
-        resident_lines = pd.DataFrame(
-            columns=["page", "line", "status", "matched_to", "match_score"]
-        )
-        if resident_alleged:
-            rtest = {
-                "applies": True,
-                "qualified_voters": 0,
-                "qualifying_signers": 0,
-                "percent": 0.0,
-                "passes": False,
-            }
-            warnings.append("the residents basis is alleged but no voter file is given")
-
-    inhabitants_schedule = None
-    if inputs.inhabitants is not None:
-        inh_place = _placement(inputs.inhabitants["address"], situs, inside_fraction, threshold)
-        population, pdef = population_check(inputs.inhabitants, inh_place, regime=regime)
-        inhabitants_schedule = inhabitant_schedule(inputs.inhabitants, inh_place)
-    else:
-        population, pdef = population_check(
-            pd.DataFrame(columns=["name", "address", "town", "source_row"]),
-            _placement(pd.Series([], dtype="str"), situs, inside_fraction, threshold),
-            regime=regime,
-        )
-    deficiencies += pdef
-
-    designee_rows = [
-        {"name": d.name, "address": d.address, "town": d.town} for d in inputs.designees
-    ]
-    des_place = _placement(
-        pd.Series([d["address"] for d in designee_rows], dtype="str"),
-        situs,
-        inside_fraction,
-        threshold,
-    )
-    designees, ddef = designees_check(designee_rows, des_place)
-    deficiencies += ddef
-
-    # --- area, existing village (§ 2-200) ------------------------------------------
-    share = None
-    if inputs.district is not None:
-        district_area = inputs.district.area
-        sym = inputs.territory.symmetric_difference(inputs.district).area
-        share = sym / district_area if district_area > 0 else math.inf
-    area, adef = area_check(
-        territory_sq_mi,
-        regime=regime,
-        coterminous_with=inputs.coterminous_with,
-        district_symmetric_difference_share=share,
-        tolerance=policy.coterminous_tolerance,
-    )
-    deficiencies += adef
-    in_territory = schedule.loc[schedule["fraction_in_territory"] > 0, "swis_code"]
-    village_overlap = None
-    if inputs.villages is not None:
-        overlap = inputs.territory.intersection(inputs.villages)
-        village_overlap = geodesic_area_sq_mi(overlap, inputs.working_crs)
-    village, vdef = existing_village_check(in_territory, village_overlap_sq_mi=village_overlap)
-    deficiencies += vdef
-
-    # --- signature pages (§ 2-202.1.e) ------------------------------------------------
-    if len(pages):
-        _, wdef = witness_count_check(pages, signatures)
-        _, ldef = line_checks(signatures, pages)
-        deficiencies += wdef + ldef
-
-    filing = filing_plan(part_areas)
-    names = {t.swis: t.name for t in inputs.towns}
-    summary: dict[str, Any] = {
-        "regime": regime.name,
-        "petition": {
-            "name": inputs.name,
-            "filed_on": inputs.filed_on.isoformat(),
-            "bases": list(inputs.bases),
-        },
-        "territory": {
-            "square_miles": territory_sq_mi,
-            "towns": [
-                {"swis": swis, "name": names.get(swis, ""), "square_miles": sq}
-                for swis, sq in sorted(part_areas.items())
-            ],
-            "includes_existing_village": village["includes_existing_village"]
-            if isinstance(village, Mapping) and "includes_existing_village" in village
-            else bool(village),
-            "working_crs": inputs.working_crs,
-        },
-        "rolls": [
-            {
-                "swis": t.swis,
-                "name": t.name,
-                "roll_year": t.roll_year,
-                "equalization_rate": t.equalization_rate,
-                "rate_source": t.rate_source,
-            }
-            for t in inputs.towns
-        ],
-        "owner_test": otest,
-        "resident_test": rtest,
-        "population": population,
-        "area": area,
-        "designees": designees,
-        "filing": filing,
-        "bases": basis_part,
-        "deficiencies": deficiencies,
-        "warnings": warnings,
-    }
-    summary["sufficient"] = sufficiency(summary)
-
+def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
+    """The writers' :class:`Evaluation` of an :class:`Assessment` (schedules, review)."""
+    inputs = prepared.inputs
     return Evaluation(
-        summary=_json_ready(summary),
-        parcels=_parcel_schedule(schedule, policy.value_basis),
+        summary=assessment.summary,
+        parcels=_parcel_schedule(assessment.schedule, prepared.policy.value_basis),
         signatures=value_differences(
-            _signature_schedule(signatures, pages, owner_lines, resident_lines),
-            signatures,
-            owner_matches=matches,
+            _signature_schedule(
+                prepared.signatures,
+                prepared.pages,
+                assessment.owner_lines,
+                assessment.resident_lines,
+            ),
+            prepared.signatures,
+            owner_matches=prepared.matches,
         ),
-        inhabitants=inhabitants_schedule,
+        inhabitants=assessment.inhabitants,
         data_quality=data_quality(inputs.roll, inputs.parcels),
-        warnings=warnings,
-        review=review_queue(signatures, pages, matches, resident_lines),
+        warnings=assessment.warnings,
+        review=review_queue(
+            prepared.signatures, prepared.pages, prepared.matches, assessment.resident_lines
+        ),
     )
 
 

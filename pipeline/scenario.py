@@ -51,35 +51,25 @@ from shapely.geometry.base import BaseGeometry
 
 from pipeline.config import PolicySection, load_config
 from pipeline.evaluate import (
-    _json_ready,
-    _merge_duplicate_parcels,
-    _not_alleged,
-    _part_areas,
+    Assessment,
+    Prepared,
+    assess,
     evaluate,
+    finish_summary,
+    owner_part,
+    part_areas,
+    prepare,
+    relocate,
+    resident_absent,
 )
 from pipeline.frames import PARCEL_KEY
 from pipeline.geometry import apportion
 from pipeline.geometry.apportion import polygonal
 from pipeline.geometry.area import geodesic_area_sq_mi
-from pipeline.law.checks import (
-    area_check,
-    basis_check,
-    designees_check,
-    existing_village_check,
-    line_checks,
-    population_check,
-    sufficiency,
-    witness_count_check,
-)
-from pipeline.law.deficiency import Deficiency
-from pipeline.law.filing import filing_plan
-from pipeline.law.regimes import REGIMES, Regime
+from pipeline.law.checks import designees_check, inhabitant_schedule, population_check
+from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.model import PetitionInputs
-from pipeline.people.matching import owner_matcher
-from pipeline.people.owners import parse_owners
-from pipeline.people.placement import place_addresses, situs_addresses
-from pipeline.people.review import stale_decisions
-from pipeline.people.voters import resident_test, voter_addresses
+from pipeline.people.voters import resident_test
 from pipeline.valuation import apportion_values, credit_signers, equalize, owner_test
 
 __all__ = [
@@ -91,150 +81,281 @@ __all__ = [
     "what_it_would_take",
 ]
 
+#: The columns owner_test reads, one row per town part (sums of its records).
+_PART_SUM_COLUMNS = (
+    "town_swis",
+    "equalization_rate",
+    "apportioned_assessed",
+    "signer_credit_assessed",
+    "apportioned_full",
+    "signer_credit_full",
+    "fraction_source",
+)
+
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
 BoolArray = npt.NDArray[np.bool_]
 
-_SIGNATURE_FRAME = (
-    "page",
-    "line",
-    "name",
-    "address",
-    "town",
-    "signed_on",
-    "signing_for",
-    "credited_assessed_value",
-    "source_row",
-)
-
-
 # --------------------------------------------------------------------------- the shared base
+
+
+def _fsum(values: FloatArray) -> float:
+    return math.fsum(values.tolist())
+
+
+@dataclass(frozen=True, eq=False)
+class _People:
+    """Persons placed on parcels: where each one's inside/outside fraction comes from.
+
+    Per person: ``pos`` (position of the parcel polygon, -1 for none) and, when
+    the parcel has an apportionment override, its fixed fraction (``fixed``).
+    """
+
+    pos: IntArray
+    fixed: BoolArray
+    fixed_value: FloatArray
+
+    @classmethod
+    def of(cls, keys: pd.Series, base_keys: pd.Index, overrides: pd.Series) -> _People:
+        k = keys.astype("str")
+        fixed_value = k.map(overrides).astype("float64").to_numpy()
+        return cls(
+            pos=np.asarray(base_keys.get_indexer(pd.Index(k.to_numpy())), dtype=np.intp),
+            fixed=k.isin(overrides.index).to_numpy(),
+            fixed_value=np.nan_to_num(fixed_value, nan=0.0),
+        )
+
+    def fraction(self, fraction: FloatArray) -> FloatArray:
+        """Each person's parcel fraction (as :func:`pipeline.evaluate.relocate`)."""
+        geo = np.where(self.pos >= 0, fraction[np.maximum(self.pos, 0)], 0.0)
+        out: FloatArray = np.where(self.fixed, self.fixed_value, geo)
+        return out
 
 
 @dataclass(frozen=True, eq=False)
 class _Base:
-    """Everything of a petition that does not depend on the territory (computed once)."""
+    """A petition prepared once (:func:`pipeline.evaluate.prepare`) and its per-record arrays.
 
-    inputs: PetitionInputs
-    policy: PolicySection
-    regime: Regime
-    parcels: gpd.GeoDataFrame  # one geometry per parcel key
+    The arrays make :meth:`Scenario.results` a matter of vector sums: per roll
+    record its parcel position, value, override, equalization rate and the
+    signers' share of it (territory-independent: each signing owner of a
+    record is credited whatever the line); per qualified voter, resident line
+    and inhabitant the parcel they are placed on.
+    """
+
+    prep: Prepared
     geoms: npt.NDArray[np.object_]
-    keys: pd.Index
-    areas: FloatArray
     tree: shapely.STRtree
-    parcel_area: pd.Series
-    roll_parcel_pos: IntArray  # per roll record: position of its polygon, -1 if none
-    always_rows: BoolArray  # roll records always in the schedule (unmapped, override)
     label_to_key: dict[str, str]
-    owners: pd.DataFrame
-    matches: pd.DataFrame
-    signatures: pd.DataFrame
-    pages: pd.DataFrame
-    voter_place: pd.DataFrame | None
-    inhabitant_place: pd.DataFrame | None
-    designee_rows: list[dict[str, str]]
-    designee_place: pd.DataFrame
-    page_deficiencies: list[Deficiency]
     feet_per_unit: float
-    stale_warnings: list[str]
+    # roll records
+    roll_parcel_pos: IntArray  # position of the record's polygon, -1 if none
+    value: FloatArray  # value basis column
+    has_override: BoolArray
+    ov_fraction: FloatArray
+    ov_apportioned: FloatArray
+    unmapped: BoolArray
+    no_value: BoolArray  # value missing and no value override: an input error if included
+    rate: FloatArray  # equalization rate of the record's town (NaN: none)
+    share: FloatArray  # signers' share min(k, n) / n
+    town: IntArray
+    town_ids: tuple[str, ...]
+    swis: IntArray
+    swis_ids: tuple[str, ...]
+    town_rate: FloatArray  # per town id
+    unmapped_nan: BoolArray  # per town id: its records without polygon have NaN full value
+    unapportioned: tuple[Deficiency, ...]  # owner_test's deficiency for them (fixed)
+    # people
+    override_fraction: pd.Series  # parcel key -> fraction of its first override record
+    voters: _People | None  # voters with a counted status, placed
+    lines: _People | None  # resident lines that count when their voter is inside
+    line_person: IntArray
+    resident0: dict[str, Any]
+    resident_defs0: tuple[Deficiency, ...]
+    inhabitants: _People | None  # named, placed, first entry of a person
+    inhabitant_anon: BoolArray
+    population0: dict[str, Any]
+    population_defs0: tuple[Deficiency, ...]
+
+    # delegation to the prepared petition
+    @property
+    def inputs(self) -> PetitionInputs:
+        return self.prep.inputs
+
+    @property
+    def policy(self) -> PolicySection:
+        return self.prep.policy
+
+    @property
+    def parcels(self) -> gpd.GeoDataFrame:
+        return self.prep.parcels
+
+    @property
+    def keys(self) -> pd.Index:
+        return self.prep.keys
+
+    @property
+    def owners(self) -> pd.DataFrame:
+        return self.prep.owners
+
+    @property
+    def matches(self) -> pd.DataFrame:
+        return self.prep.matches
 
     @classmethod
-    def build(cls, inputs: PetitionInputs, policy: PolicySection) -> _Base:
-        parcels = _merge_duplicate_parcels(inputs.parcels).reset_index(drop=True)
-        geoms = np.asarray(parcels.geometry.values, dtype=object)
-        keys = pd.Index(parcels[PARCEL_KEY].astype("str").to_numpy(), name=PARCEL_KEY)
-        areas = shapely.area(geoms)
-        roll_keys = inputs.roll[PARCEL_KEY].astype("str")
-        pos = keys.get_indexer(roll_keys.to_numpy())
-        always = pos < 0
-        ov = inputs.apportionment_overrides
-        if ov is not None and len(ov):
-            always |= roll_keys.isin(set(ov[PARCEL_KEY].astype("str"))).to_numpy()
-        labels = (
-            inputs.roll["swis_code"].astype("str")
-            + ":"
-            + inputs.roll["print_key_code"].astype("str")
+    def build(cls, prep: Prepared) -> _Base:
+        inputs, policy, keys = prep.inputs, prep.policy, prep.keys
+        roll = inputs.roll
+        geoms = np.asarray(prep.parcels.geometry.values, dtype=object)
+        roll_keys = roll[PARCEL_KEY].astype("str")
+        pos = np.asarray(keys.get_indexer(pd.Index(roll_keys.to_numpy())), dtype=np.intp)
+        labels = roll["swis_code"].astype("str") + ":" + roll["print_key_code"].astype("str")
+
+        # always-included records (no polygon, or an override) as apportion_values sees them
+        nowhere = pd.DataFrame(
+            {
+                "fraction_in_territory": np.zeros(len(keys)),
+                "fraction_source": pd.array(["geometry"] * len(keys), dtype="str"),
+            },
+            index=keys,
         )
-        label_to_key = dict(zip(labels.tolist(), roll_keys.tolist(), strict=True))
+        always = apportion_values(
+            roll,
+            nowhere,
+            apportionment_overrides=inputs.apportionment_overrides,
+            value_basis=policy.value_basis,
+        )
+        n = len(roll)
+        value = np.asarray(roll[policy.value_basis].to_numpy(dtype="float64"), dtype=np.float64)
+        has_override = np.zeros(n, dtype=bool)
+        ov_fraction = np.zeros(n)
+        ov_apportioned = np.zeros(n)
+        ov_value_given = np.zeros(n, dtype=bool)
+        ov = inputs.apportionment_overrides
+        ov_keys = set(ov[PARCEL_KEY].astype("str")) if ov is not None and len(ov) else set()
+        always_rows = np.flatnonzero((pos < 0) | roll_keys.isin(ov_keys).to_numpy())
+        is_ov = (always["fraction_source"] == "override").to_numpy()
+        ovr = always.loc[is_ov]
+        rows_ov = always_rows[is_ov]
+        has_override[rows_ov] = True
+        ov_fraction[rows_ov] = ovr["fraction_in_territory"].to_numpy(dtype="float64")
+        ov_apportioned[rows_ov] = ovr["apportioned_assessed"].to_numpy(dtype="float64")
+        if ov is not None and len(ov):
+            given = ov.loc[ov["value_in_territory"].notna(), PARCEL_KEY].astype("str")
+            ov_value_given = roll_keys.isin(set(given)).to_numpy() & has_override
+        override_fraction = (
+            pd.Series(ovr["fraction_in_territory"].to_numpy(), index=ovr[PARCEL_KEY].astype("str"))
+            .groupby(level=0, sort=False)
+            .first()
+        )
+        town_codes, town_ids = pd.factorize(roll["municipality_code"].astype("str"), sort=True)
+        swis_codes, swis_ids = pd.factorize(roll["swis_code"].astype("str"), sort=True)
+        rates = prep.rates
+        rate = np.asarray([rates.get(t, np.nan) for t in town_ids], dtype="float64")[town_codes]
 
-        owners = parse_owners(inputs.roll, overrides=inputs.ownership_overrides)
-        signatures, pages = inputs.signatures, inputs.pages
-        if signatures is None or pages is None:
-            signatures = pd.DataFrame(columns=list(_SIGNATURE_FRAME))
-            pages = pd.DataFrame(columns=["page", "basis", "stated_signature_count"])
-        stale: list[str] = []
-        if inputs.signatures is not None and inputs.pages is not None:
-            matches = owner_matcher(
-                signatures, pages, owners, inputs.roll, decisions=inputs.match_decisions
+        # signers' share of each record: credit_signers on a value of 1 per record
+        ones = pd.DataFrame(
+            {
+                PARCEL_KEY: roll_keys.to_numpy(),
+                "swis_code": roll["swis_code"].astype("str").to_numpy(),
+                "print_key_code": roll["print_key_code"].astype("str").to_numpy(),
+                "apportioned_assessed": np.ones(n),
+            }
+        )
+        credited, _ = credit_signers(ones, prep.owners, prep.matches)
+        share = credited["signer_credit_assessed"].to_numpy(dtype="float64")
+        unmapped_rows = always.loc[always["fraction_source"] == "unmapped"]
+        unmapped_rows = equalize(unmapped_rows, rates, missing="nan")
+        unmapped_rows, _ = credit_signers(unmapped_rows, prep.owners, prep.matches)
+        town_rate = np.asarray([rates.get(t, np.nan) for t in town_ids], dtype="float64")
+        unmapped_full = (
+            unmapped_rows["signer_credit_full"].isna() | unmapped_rows["apportioned_full"].isna()
+        )
+        bad = set(unmapped_rows.loc[unmapped_full, "town_swis"].astype("str"))
+        unapportioned = tuple(
+            d
+            for d in owner_test(unmapped_rows, towns=[])["deficiencies"]
+            if d["code"] == "unapportioned_records"
+        )
+
+        # people
+        voters = lines = inh = None
+        line_person = np.zeros(0, dtype=np.intp)
+        anon = np.zeros(0, dtype=bool)
+        resident0: dict[str, Any] = {}
+        rdefs0: list[Deficiency] = []
+        if inputs.voters is not None and prep.voter_place is not None:
+            vp = prep.voter_place  # placed nowhere: every voter outside
+            status = inputs.voters["STATUS"].astype("str").str.strip().str.upper()
+            ok = status.isin({str(x).strip().upper() for x in policy.voter_statuses})
+            qual = (ok & vp["placed"]).to_numpy()
+            voters = _People.of(vp.loc[qual, PARCEL_KEY], keys, override_fraction)
+            resident0, rlines, rdefs0 = resident_test(
+                prep.signatures,
+                prep.pages,
+                inputs.voters,
+                vp,
+                statuses=policy.voter_statuses,
+                regime=prep.regime,
+                alleged="residents" in inputs.bases,
+                decisions=inputs.match_decisions,
             )
-            stale = stale_decisions(
-                inputs.match_decisions, signatures, pages, inputs.roll, inputs.voters
+            # lines that pass every check but the territory: counted when their voter is in
+            cand = rlines.loc[rlines["status"] == "outside_territory"]
+            sboe = pd.Series(
+                vp[PARCEL_KEY].to_numpy(), index=inputs.voters["SBOEID"].astype("str").str.strip()
             )
+            sboe = sboe[~sboe.index.duplicated()]
+            lines = _People.of(cand["matched_to"].astype("str").map(sboe), keys, override_fraction)
+            line_person = np.asarray(pd.factorize(cand["person_id"].astype("str"))[0], np.intp)
+        if inputs.inhabitants is not None and prep.inhabitant_place is not None:
+            population0, pdefs0 = population_check(
+                inputs.inhabitants, prep.inhabitant_place, regime=prep.regime
+            )
+            sched = inhabitant_schedule(inputs.inhabitants, prep.inhabitant_place)
+            cand_i = sched.loc[sched["status"] == "outside"]
+            inh = _People.of(cand_i[PARCEL_KEY], keys, override_fraction)
+            anon = cand_i["anonymised"].to_numpy(dtype=bool)
         else:
-            matches = owner_matcher(signatures, pages, owners, inputs.roll)
-
-        situs = situs_addresses(inputs.roll)
-        nowhere = pd.Series([], dtype="float64")
-        threshold = policy.straddle_voter_threshold
-
-        def place(addresses: pd.Series) -> pd.DataFrame:
-            return place_addresses(addresses, situs=situs, fractions=nowhere, threshold=threshold)
-
-        voter_place = place(voter_addresses(inputs.voters)) if inputs.voters is not None else None
-        inh_place = place(inputs.inhabitants["address"]) if inputs.inhabitants is not None else None
-        designee_rows = [
-            {"name": d.name, "address": d.address, "town": d.town} for d in inputs.designees
-        ]
-        des_place = place(pd.Series([d["address"] for d in designee_rows], dtype="str"))
-        page_defs: list[Deficiency] = []
-        if len(pages):
-            _, wdef = witness_count_check(pages, signatures)
-            _, ldef = line_checks(signatures, pages)
-            page_defs = wdef + ldef
+            population0, pdefs0 = population_check(
+                pd.DataFrame(columns=["name", "address", "town", "source_row"]),
+                prep.designee_place.iloc[:0],
+                regime=prep.regime,
+            )
         unit = CRS.from_user_input(inputs.working_crs).axis_info[0].unit_conversion_factor
         return cls(
-            inputs=inputs,
-            policy=policy,
-            regime=REGIMES[inputs.regime],
-            parcels=parcels,
+            prep=prep,
             geoms=geoms,
-            keys=keys,
-            areas=areas,
             tree=shapely.STRtree(geoms),
-            parcel_area=pd.Series(areas, index=keys),
-            roll_parcel_pos=pos,
-            always_rows=np.asarray(always, dtype=bool),
-            label_to_key=label_to_key,
-            owners=owners,
-            matches=matches,
-            signatures=signatures,
-            pages=pages,
-            voter_place=voter_place,
-            inhabitant_place=inh_place,
-            designee_rows=designee_rows,
-            designee_place=des_place,
-            page_deficiencies=page_defs,
+            label_to_key=dict(zip(labels.tolist(), roll_keys.tolist(), strict=True)),
             feet_per_unit=float(unit) / 0.3048,
-            stale_warnings=stale,
+            roll_parcel_pos=pos,
+            value=value,
+            has_override=has_override,
+            ov_fraction=ov_fraction,
+            ov_apportioned=ov_apportioned,
+            unmapped=(pos < 0) & ~has_override,
+            no_value=np.isnan(value) & ~ov_value_given,
+            rate=rate,
+            share=share,
+            town=np.asarray(town_codes, dtype=np.intp),
+            town_ids=tuple(str(t) for t in town_ids),
+            swis=np.asarray(swis_codes, dtype=np.intp),
+            swis_ids=tuple(str(s) for s in swis_ids),
+            town_rate=town_rate,
+            unmapped_nan=np.asarray([t in bad for t in town_ids], dtype=bool),
+            unapportioned=unapportioned,
+            override_fraction=override_fraction,
+            voters=voters,
+            lines=lines,
+            line_person=line_person,
+            resident0=resident0,
+            resident_defs0=tuple(rdefs0),
+            inhabitants=inh,
+            inhabitant_anon=anon,
+            population0=population0,
+            population_defs0=tuple(pdefs0),
         )
-
-
-def _relocate(
-    placement: pd.DataFrame, inside_fraction: pd.Series, threshold: float
-) -> pd.DataFrame:
-    """A cached placement with the territory's fractions put in.
-
-    Notes
-    -----
-    The same rule as :func:`pipeline.people.placement.place_addresses`: a
-    placed address on a parcel absent from ``inside_fraction`` has fraction 0;
-    ``inside = placed and fraction >= threshold``.
-    """
-    placed = placement["placed"]
-    fraction = placement[PARCEL_KEY].map(inside_fraction).astype("float64")
-    fraction = fraction.where(~placed | fraction.notna(), 0.0).where(placed, np.nan)
-    return placement.assign(fraction=fraction, inside=(placed & (fraction >= threshold)))
 
 
 # --------------------------------------------------------------------------- fractions
@@ -340,8 +461,8 @@ class Scenario:
         cls, inputs: PetitionInputs, *, policy: PolicySection, name: str = "proposed"
     ) -> Scenario:
         """Build the petition's scenario from loaded inputs (one full apportionment)."""
-        base = _Base.build(inputs, policy)
-        fr = apportion(base.parcels, inputs.territory, sliver_tolerance=policy.sliver_tolerance)
+        base = _Base.build(prepare(inputs, policy=policy))
+        fr = base.prep.fractions(inputs.territory)
         return cls(base, inputs.territory, _Fractions.of(fr), name=name, recomputed=len(base.keys))
 
     @classmethod
@@ -469,31 +590,37 @@ class Scenario:
         return self.cut_polygon(self._parcel_union(keys), name=name)
 
     # ---------------------------------------------------------------- results
-    def _schedule_rows(self) -> IntArray:
-        b = self._base
-        in_geo = (self._fr.fraction > 0) | self._fr.sliver
-        pos = b.roll_parcel_pos
-        rows = b.always_rows | ((pos >= 0) & in_geo[np.maximum(pos, 0)])
-        return np.flatnonzero(rows)
+    def _assessment(self) -> Assessment:
+        """:func:`pipeline.evaluate.assess` of this territory with the cached fractions."""
+        if "assessment" not in self._cache:
+            b = self._base
+            fr = self._fr.frame(b.keys)[["fraction_in_territory", "fraction_source"]]
+            self._cache["assessment"] = assess(b.prep, self.territory, fr)
+        out: Assessment = self._cache["assessment"]
+        return out
 
     def schedule(self) -> pd.DataFrame:
         """The territory's valuation schedule (credit_signers' output, roll order)."""
-        if "schedule" not in self._cache:
-            self._compute()
-        schedule: pd.DataFrame = self._cache["schedule"]
-        return schedule
+        return self._assessment().schedule
 
     def resident_lines(self) -> pd.DataFrame:
         """The resident-page lines (as :func:`pipeline.people.voters.resident_test`)."""
-        if "resident_lines" not in self._cache:
-            self._compute()
-        lines: pd.DataFrame = self._cache["resident_lines"]
-        return lines
+        return self._assessment().resident_lines
 
     def results(self) -> dict[str, Any]:
-        """Every test of the contract for this territory: the ``summary.json`` object."""
+        """Every test of the contract for this territory: the ``summary.json`` object.
+
+        Notes
+        -----
+        Computed from the per-record and per-person arrays of the petition
+        (vector sums over the records and persons in the territory); equal to
+        :func:`pipeline.evaluate.assess` of the same fractions (the tests
+        check it). A territory that makes the inputs invalid (a missing value
+        or equalization rate of a record now inside) is handed to
+        :func:`~pipeline.evaluate.assess`, which raises the input error.
+        """
         if "summary" not in self._cache:
-            self._compute()
+            self._cache["summary"] = self._fast_summary()
         summary: dict[str, Any] = self._cache["summary"]
         return summary
 
@@ -501,168 +628,180 @@ class Scenario:
         """A full :func:`pipeline.evaluate.evaluate` of this territory (no cache; slow)."""
         return evaluate(self.inputs, policy=self._base.policy)
 
-    def _compute(self) -> None:
+    def _fast_summary(self) -> dict[str, Any]:
         b = self._base
-        inputs = self.inputs
-        policy = b.policy
-        regime = b.regime
-        warnings: list[str] = list(inputs.notes)
-        deficiencies: list[Deficiency] = []
-
-        territory_sq_mi = geodesic_area_sq_mi(self.territory, inputs.working_crs)
-        rows = self._schedule_rows()
-        roll_sub = inputs.roll.iloc[rows]
-        ppos = b.roll_parcel_pos[rows]
-        mapped_pos = np.unique(ppos[ppos >= 0])
-        fractions = self._fr.frame(b.keys, mapped_pos)[["fraction_in_territory", "fraction_source"]]
-        schedule = apportion_values(
-            roll_sub,
-            fractions,
-            apportionment_overrides=inputs.apportionment_overrides,
-            value_basis=policy.value_basis,
-        )
-        part_areas = _part_areas(inputs, territory_sq_mi, schedule, b.parcel_area, warnings)
-        several = len({t.swis for t in inputs.towns}) > 1
-        rates = {
-            t.swis: t.equalization_rate for t in inputs.towns if t.equalization_rate is not None
-        }
-        schedule = equalize(schedule, rates, missing="error" if several else "nan")
-        warnings += b.stale_warnings
-        keys_in = set(schedule[PARCEL_KEY].astype("str"))
-        owners = b.owners[b.owners[PARCEL_KEY].astype("str").isin(keys_in)]
-        schedule, owner_lines = credit_signers(schedule, owners, b.matches)
-
-        basis_part, basis_def = basis_check(inputs.bases, regime=regime)
-        deficiencies += basis_def
-        if "owners" in inputs.bases and regime.owner_basis_allowed:
-            otest = owner_test(
-                schedule, towns=[t.swis for t in inputs.towns], parts_area=part_areas
+        prep, inputs, policy = b.prep, b.inputs, b.policy
+        fr = self._fr
+        # --- the schedule's records: included, their fraction and values
+        pos = b.roll_parcel_pos
+        safe = np.maximum(pos, 0)
+        mapped = pos >= 0
+        geo = np.where(mapped, fr.fraction[safe], 0.0)
+        included = ~mapped | b.has_override | (mapped & ((geo > 0) | fr.sliver[safe]))
+        several = prep.several_towns
+        if (included & b.no_value).any() or (several and np.isnan(b.rate[included]).any()):
+            return self._assessment().summary  # raises the library's input error
+        rec = np.flatnonzero(included & ~b.unmapped)
+        fraction = np.where(b.has_override[rec], b.ov_fraction[rec], geo[rec])
+        assessed = np.where(b.has_override[rec], b.ov_apportioned[rec], b.value[rec] * geo[rec])
+        full = assessed / (b.rate[rec] / 100.0)
+        share = b.share[rec]
+        town = b.town[rec]
+        # one row per town part: the sums of its records (owner_test only adds up);
+        # records without polygon add 0 (NaN full value when the town has no rate)
+        rows = []
+        present = np.unique(np.concatenate([town, b.town[included & b.unmapped]]))
+        for t in present:
+            sel = town == t
+            nan = (
+                math.nan
+                if b.unmapped_nan[t] and (included & b.unmapped & (b.town == t)).any()
+                else 0.0
             )
-            deficiencies += otest.pop("deficiencies")
-            otest["value_basis_column"] = policy.value_basis
-        else:
-            otest = {**_not_alleged(), "value_basis_column": policy.value_basis}
-
-        inside_fraction = (
-            schedule.loc[schedule["fraction_source"] != "unmapped"]
-            .drop_duplicates(PARCEL_KEY)
-            .set_index(PARCEL_KEY)["fraction_in_territory"]
-        )
-        threshold = policy.straddle_voter_threshold
-        resident_alleged = "residents" in inputs.bases
-        resident_lines = pd.DataFrame(
-            columns=["page", "line", "status", "matched_to", "match_score"]
-        )
-        voter_place = None
-        if inputs.voters is not None and b.voter_place is not None:
-            voter_place = _relocate(b.voter_place, inside_fraction, threshold)
-            rtest, resident_lines, rdef = resident_test(
-                b.signatures,
-                b.pages,
-                inputs.voters,
-                voter_place,
-                statuses=policy.voter_statuses,
-                regime=regime,
-                alleged=resident_alleged,
-                decisions=inputs.match_decisions,
-            )
-            deficiencies += rdef
-        else:
-            rtest = _not_alleged()
-            if resident_alleged:
-                rtest = {
-                    "applies": True,
-                    "qualified_voters": 0,
-                    "qualifying_signers": 0,
-                    "percent": 0.0,
-                    "passes": False,
-                }
-                warnings.append("the residents basis is alleged but no voter file is given")
-
-        if inputs.inhabitants is not None and b.inhabitant_place is not None:
-            inh_place = _relocate(b.inhabitant_place, inside_fraction, threshold)
-            population, pdef = population_check(inputs.inhabitants, inh_place, regime=regime)
-        else:
-            population, pdef = population_check(
-                pd.DataFrame(columns=["name", "address", "town", "source_row"]),
-                _relocate(b.designee_place.iloc[:0], inside_fraction, threshold),
-                regime=regime,
-            )
-            inh_place = None
-        deficiencies += pdef
-        des_place = _relocate(b.designee_place, inside_fraction, threshold)
-        designees, ddef = designees_check(b.designee_rows, des_place)
-        deficiencies += ddef
-
-        share = None
-        if inputs.district is not None:
-            district_area = inputs.district.area
-            sym = self.territory.symmetric_difference(inputs.district).area
-            share = sym / district_area if district_area > 0 else math.inf
-        area, adef = area_check(
-            territory_sq_mi,
-            regime=regime,
-            coterminous_with=inputs.coterminous_with,
-            district_symmetric_difference_share=share,
-            tolerance=policy.coterminous_tolerance,
-        )
-        deficiencies += adef
-        in_territory = schedule.loc[schedule["fraction_in_territory"] > 0, "swis_code"]
-        village_overlap = None
-        if inputs.villages is not None:
-            overlap = self.territory.intersection(inputs.villages)
-            village_overlap = geodesic_area_sq_mi(overlap, inputs.working_crs)
-        village, vdef = existing_village_check(in_territory, village_overlap_sq_mi=village_overlap)
-        deficiencies += vdef
-        deficiencies += b.page_deficiencies
-
-        filing = filing_plan(part_areas)
-        names = {t.swis: t.name for t in inputs.towns}
-        summary: dict[str, Any] = {
-            "regime": regime.name,
-            "petition": {
-                "name": inputs.name,
-                "filed_on": inputs.filed_on.isoformat(),
-                "bases": list(inputs.bases),
-            },
-            "territory": {
-                "square_miles": territory_sq_mi,
-                "towns": [
-                    {"swis": swis, "name": names.get(swis, ""), "square_miles": sq}
-                    for swis, sq in sorted(part_areas.items())
-                ],
-                "includes_existing_village": village["includes_existing_village"]
-                if isinstance(village, Mapping) and "includes_existing_village" in village
-                else bool(village),
-                "working_crs": inputs.working_crs,
-            },
-            "rolls": [
+            rows.append(
                 {
-                    "swis": t.swis,
-                    "name": t.name,
-                    "roll_year": t.roll_year,
-                    "equalization_rate": t.equalization_rate,
-                    "rate_source": t.rate_source,
+                    "town_swis": b.town_ids[t],
+                    "equalization_rate": b.town_rate[t],
+                    "apportioned_assessed": _fsum(assessed[sel]),
+                    "signer_credit_assessed": _fsum(assessed[sel] * share[sel]),
+                    "apportioned_full": _fsum(full[sel]) + nan,
+                    "signer_credit_full": _fsum(full[sel] * share[sel]) + nan,
+                    "fraction_source": "geometry",
                 }
-                for t in inputs.towns
-            ],
-            "owner_test": otest,
-            "resident_test": rtest,
-            "population": population,
-            "area": area,
-            "designees": designees,
-            "filing": filing,
-            "bases": basis_part,
-            "deficiencies": deficiencies,
-            "warnings": warnings,
+            )
+        schedule = pd.DataFrame(rows, columns=_PART_SUM_COLUMNS)
+
+        warnings: list[str] = list(inputs.notes)
+        sq_mi = geodesic_area_sq_mi(self.territory, inputs.working_crs)
+
+        def geometric_rows() -> pd.DataFrame:
+            sliver = fr.sliver[safe[rec]]
+            src = np.where(b.has_override[rec], "override", np.where(sliver, "sliver", "geometry"))
+            return pd.DataFrame(
+                {
+                    PARCEL_KEY: inputs.roll[PARCEL_KEY].astype("str").to_numpy()[rec],
+                    "town_swis": np.asarray(b.town_ids, dtype=object)[town],
+                    "fraction_in_territory": fraction,
+                    "fraction_source": src,
+                }
+            )
+
+        areas = part_areas(prep, self.territory, sq_mi, geometric_rows, warnings)
+        warnings += prep.stale_warnings
+        otest, odef = owner_part(prep, schedule, areas)
+        if otest.get("applies"):
+            odef += b.unapportioned
+
+        # --- people: inside when their parcel's fraction reaches the threshold
+        th = policy.straddle_voter_threshold
+        rdef: list[Deficiency] = []
+        if b.voters is not None and b.lines is not None:
+            rtest, rdef = self._resident(
+                b.voters.fraction(fr.fraction) >= th, b.lines.fraction(fr.fraction) >= th
+            )
+        else:
+            rtest = resident_absent(prep, warnings)
+        if b.inhabitants is not None:
+            population, pdef = self._population(b.inhabitants.fraction(fr.fraction) >= th)
+        else:
+            population, pdef = dict(b.population0), list(b.population_defs0)
+        des = prep.designee_place
+        des_keys = des.loc[des["placed"], PARCEL_KEY].astype("str")
+        des_people = _People.of(des_keys, b.keys, b.override_fraction)
+        inside_fraction = pd.Series(des_people.fraction(fr.fraction), index=des_keys.to_numpy())
+        inside_fraction = inside_fraction[~inside_fraction.index.duplicated()]
+        designees, ddef = designees_check(prep.designee_rows, relocate(des, inside_fraction, th))
+
+        positive = rec[fraction > 0]
+        in_swis = pd.Series(
+            np.asarray(b.swis_ids, dtype=object)[np.unique(b.swis[positive])], dtype="str"
+        )
+        return finish_summary(
+            prep,
+            self.territory,
+            territory_sq_mi=sq_mi,
+            areas=areas,
+            in_territory_swis=in_swis,
+            tests={
+                "owner_test": otest,
+                "resident_test": rtest,
+                "population": population,
+                "designees": designees,
+            },
+            test_deficiencies=odef + rdef + pdef + ddef,
+            warnings=warnings,
+        )
+
+    def _resident(
+        self, voter_inside: BoolArray, line_inside: BoolArray
+    ) -> tuple[dict[str, Any], list[Deficiency]]:
+        """The resident test from counts (as :func:`pipeline.people.voters.resident_test`).
+
+        Notes
+        -----
+        Qualified voters :math:`Q` = voters with a counted status placed
+        inside; signers :math:`N` = distinct persons among the resident lines
+        that pass every check but the territory and whose voter is inside.
+        ``percent = 100 N / Q`` (0 when :math:`Q = 0`), passes when at least
+        the regime's percent.
+        """
+        b = self._base
+        q = int(voter_inside.sum())
+        n = len(np.unique(b.line_person[line_inside]))
+        r0 = b.resident0
+        required = float(r0["required_percent"])
+        percent = 100.0 * n / q if q else 0.0
+        passes = percent >= required if q else False
+        alleged = bool(r0["applies"])
+        rtest = {
+            **r0,
+            "qualified_voters": q,
+            "qualifying_signers": n,
+            "percent": float(percent),
+            "passes": bool(passes) if alleged else None,
         }
-        summary["sufficient"] = sufficiency(summary)
-        self._cache["summary"] = _json_ready(summary)
-        self._cache["schedule"] = schedule
-        self._cache["owner_lines"] = owner_lines
-        self._cache["resident_lines"] = resident_lines
-        self._cache["voter_place"] = voter_place
-        self._cache["inhabitant_place"] = inh_place
+        defs = [d for d in b.resident_defs0 if d["code"] != "resident_percent_not_met"]
+        if alleged and not passes:
+            defs.append(
+                deficiency_for(
+                    "resident_percent_not_met",
+                    f"{n} qualifying signer(s) of {q} qualified voter(s) "
+                    f"= {percent:.4f} %, less than the {required:g} % required",
+                )
+            )
+        return rtest, defs
+
+    def _population(self, inside: BoolArray) -> tuple[dict[str, Any], list[Deficiency]]:
+        """The population check from counts (as :func:`pipeline.law.checks.population_check`).
+
+        Notes
+        -----
+        Regular inhabitants = the named, placed first entries of each person
+        whose parcel is inside; the other counts do not depend on the line.
+        """
+        b = self._base
+        n = int(inside.sum())
+        p0 = b.population0
+        minimum = int(p0["minimum"])
+        passes = n >= minimum
+        population = {
+            **p0,
+            "regular_inhabitants": n,
+            "passes": bool(passes),
+            "outside": int(p0["outside"]) - n,
+            "anonymised": int((b.inhabitant_anon & inside).sum()),
+        }
+        defs = [d for d in b.population_defs0 if d["code"] != "population_below_minimum"]
+        if not passes:
+            defs.insert(
+                0,
+                deficiency_for(
+                    "population_below_minimum",
+                    f"{n} regular inhabitant(s) placed in the territory, fewer than "
+                    f"the {minimum} required",
+                ),
+            )
+        return population, defs
 
     # ---------------------------------------------------------------- comparison
     def metrics(self) -> pd.Series:
@@ -1096,8 +1235,7 @@ def _labels_of(scenario: Scenario) -> pd.Series:
 
 
 def _inside_of(scenario: Scenario) -> pd.Series:
-    scenario.results()
-    vp: pd.DataFrame | None = scenario._cache.get("voter_place")
+    vp = scenario._assessment().voter_place
     if vp is None:
         return pd.Series(dtype=bool)
     return vp.loc[vp["placed"]].groupby(PARCEL_KEY)["inside"].first()
@@ -1106,8 +1244,7 @@ def _inside_of(scenario: Scenario) -> pd.Series:
 def _resident_counts(scenario: Scenario) -> pd.DataFrame:
     """Per parcel: qualified-status voters placed on it; resident lines matched to them."""
     b = scenario._base
-    scenario.results()
-    vp: pd.DataFrame | None = scenario._cache.get("voter_place")
+    vp = scenario._assessment().voter_place
     voters = b.inputs.voters
     if vp is None or voters is None:
         return pd.DataFrame(columns=["voters", "signers_in", "signers_out"])

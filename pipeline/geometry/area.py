@@ -6,6 +6,7 @@ Web Mercator.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -55,20 +56,28 @@ def geodesic_area_sq_mi(geom: Any, crs: Any, *, max_segment_m: float = 100.0) ->
     WGS84 and GRS80 (NAD83) differ by 0.1 mm in the semi-minor axis: the same
     area to 1e-9.
     """
-    source = CRS.from_user_input(crs)
     if geom is None or shapely.is_empty(geom):
         return 0.0
-    if source.is_geographic:
-        step = max_segment_m / _M_PER_DEGREE
-    else:
-        step = max_segment_m / source.axis_info[0].unit_conversion_factor
+    unit_m, to_lonlat = _to_lonlat(crs if isinstance(crs, str) else CRS.from_user_input(crs))
+    step = max_segment_m / unit_m
     dense = shapely.segmentize(geom, step)
-    to_lonlat = Transformer.from_crs(source, CRS.from_epsg(4326), always_xy=True)
     lonlat = shapely.transform(dense, to_lonlat.transform, interleaved=False)
     total = 0.0
     for part in shapely.get_parts(lonlat):
         total += _polygonal_area_m2(part)
     return total / SQ_M_PER_SQ_MI
+
+
+@functools.lru_cache(maxsize=32)
+def _to_lonlat(crs: str | CRS) -> tuple[float, Transformer]:
+    """Metres per CRS unit (a degree for geographic CRSs) and a transformer to lon/lat.
+
+    Cached: building a transformer costs milliseconds, which matters when a
+    scenario measures the territory after every edit.
+    """
+    source = CRS.from_user_input(crs)
+    unit_m = _M_PER_DEGREE if source.is_geographic else source.axis_info[0].unit_conversion_factor
+    return unit_m, Transformer.from_crs(source, CRS.from_epsg(4326), always_xy=True)
 
 
 def _polygonal_area_m2(geom: Any) -> float:
