@@ -49,7 +49,7 @@ from pipeline.law.filing import filing_plan
 from pipeline.law.regimes import REGIMES, Regime
 from pipeline.model import PetitionInputs
 from pipeline.people.matching import owner_matcher
-from pipeline.people.owners import parse_owners
+from pipeline.people.owners import owner_quality, parse_owners
 from pipeline.people.placement import place_addresses, situs_addresses
 from pipeline.people.review import review_queue, stale_decisions, value_differences
 from pipeline.people.voters import resident_test, voter_addresses
@@ -696,7 +696,11 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
             owner_matches=prepared.matches,
         ),
         inhabitants=assessment.inhabitants,
-        data_quality=data_quality(inputs.roll, inputs.parcels),
+        data_quality={
+            **data_quality(inputs.roll, inputs.parcels),
+            "owners": owner_quality(prepared.owners, inputs.roll),
+            "reader_notes": list(inputs.notes),
+        },
         warnings=assessment.warnings,
         review=review_queue(
             prepared.signatures, prepared.pages, prepared.matches, assessment.resident_lines

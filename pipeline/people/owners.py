@@ -17,13 +17,30 @@ kind           ``"person"`` or ``"entity"``
 first, middle, last, suffix   the parts (upper case; entity: ``last`` only)
 norm_name      :func:`pipeline.people.names.normalize_name` of ``name``
 owner_count    number of owners of the parcel (the divisor of § 2-202.1.a(2))
-owner_source   ``"roll"`` or ``"override"``
+owner_source   ``"roll"``, ``"text"`` or ``"override"``
+subkind        ``"person"``, ``"business"``, ``"trust"``, ``"estate"``,
+               ``"government"``, ``"organization"`` or ``"other"``
+role           ``""``, ``"trustee"``, ``"executor"``, ``"life tenant"``,
+               ``"remainder"`` (see :func:`parse_owner_text`)
+agent          for a trust or an estate, the trustees / executors named
+etal           the parcel's owners were written ``ETAL``: the count is "at
+               least" ``owner_count`` (see :func:`owner_quality`)
+care_of        care-of names of the parcel (``C/O ...``), ``"; "``-joined
 =============  ==============================================================
+
+Free text (county parcel layers write ``SMITH JOHN A & MARY``, ``JONES
+ROBERT ETAL``, ``SMITH FAMILY REV TRUST``...) is read by
+:func:`parse_owner_text`: for the optional roll column ``owner_text`` (used
+only for a record whose structured owner fields are all empty, so an ORPTS
+roll reads as before) and for the names of an ownership override.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -35,10 +52,20 @@ __all__ = [
     "ENTITY_PATTERN",
     "ENTITY_REGEX",
     "OWNER_COLUMNS",
+    "OWNER_TEXT_COLUMN",
+    "ROLES",
+    "SUBKINDS",
+    "ParsedOwner",
     "is_entity_name",
     "owner_counts",
+    "owner_quality",
+    "parse_owner_text",
     "parse_owners",
 ]
+
+#: Optional roll column with the owners as free text (a county layer's owner
+#: field). Not in :data:`pipeline.frames.ROLL_COLUMNS`: read when present.
+OWNER_TEXT_COLUMN = "owner_text"
 
 OWNER_COLUMNS: tuple[str, ...] = (
     PARCEL_KEY,
@@ -52,6 +79,12 @@ OWNER_COLUMNS: tuple[str, ...] = (
     "norm_name",
     "owner_count",
     "owner_source",
+    # added after the original columns (readers of the frame by name are unaffected)
+    "subkind",
+    "role",
+    "agent",
+    "etal",
+    "care_of",
 )
 
 _ENTITY_WORDS = (
@@ -118,6 +151,527 @@ def is_entity_name(name: str) -> bool:
     return bool(ENTITY_PATTERN.search(name.upper()))
 
 
+# ------------------------------------------------------------------ free-text owners
+
+OwnerKind = Literal["person", "entity"]
+
+#: ``subkind`` values: a person, or the sort of entity.
+SUBKINDS: tuple[str, ...] = (
+    "person",
+    "business",
+    "trust",
+    "estate",
+    "government",
+    "organization",
+    "other",
+)
+
+#: ``role`` values: ``""`` (plain owner), ``"trustee"`` (the trust is the owner,
+#: the named persons sign for it), ``"executor"`` (likewise for an estate),
+#: ``"life tenant"``, ``"remainder"`` and ``"c/o"`` (care-of: not an owner).
+ROLES: tuple[str, ...] = ("", "trustee", "executor", "life tenant", "remainder", "c/o")
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedOwner:
+    """One owner (or one care-of name) read from free text.
+
+    Attributes
+    ----------
+    name
+        Display name, upper case: a person in reading order
+        (``"JOHN A SMITH JR"``), an entity as written (``"SMITH FAMILY REV
+        TRUST"``), an estate as ``"ESTATE OF JOHN SMITH"``.
+    kind
+        ``"person"`` or ``"entity"`` (the divisor of § 2-202.1.a(2) counts
+        each once).
+    subkind
+        One of :data:`SUBKINDS`.
+    first, middle, last, suffix
+        A person's parts (upper case, as written); for an estate the
+        decedent's, for a trust held by named trustees the first trustee's;
+        ``""`` for other entities (their whole name is ``name``).
+    role
+        One of :data:`ROLES`.
+    agent
+        For a trust or an estate: the trustees or executors named, in reading
+        order, joined by ``"; "`` (who signs for it); else ``""``.
+    etal
+        The text says ``ETAL`` (or ``ET UX``, ``ET VIR``): more owners exist
+        than are named, so the owner count is "at least" the names read.
+    """
+
+    name: str
+    kind: OwnerKind
+    subkind: str
+    first: str = ""
+    middle: str = ""
+    last: str = ""
+    suffix: str = ""
+    role: str = ""
+    agent: str = ""
+    etal: bool = False
+
+    @property
+    def is_owner(self) -> bool:
+        """False for a care-of name (``role == "c/o"``), True otherwise."""
+        return self.role != "c/o"
+
+
+_GOV_START = re.compile(
+    r"^(?:THE )?(?:TOWN|VILLAGE|CITY|COUNTY|STATE|PEOPLE|COMMISSIONER|COMMISSIONERS) OF "
+    r"|^(?:THE )?UNITED STATES"
+)
+_WORDS_GOV = (
+    r"TOWN OF|VILLAGE OF|CITY OF|COUNTY OF|STATE OF|PEOPLE OF|UNITED STATES|USA|US|NYS|NYC"
+    r"|NEW YORK STATE|COUNTY|TOWN|VILLAGE|DISTRICT|DIST|AUTHORITY|COMMISSION|DEPT|DEPARTMENT"
+    r"|BOARD OF|AGENCY|IDA|DOT|DEC"
+)
+_WORDS_BUSINESS = (
+    r"LLC|L L C|INC|INCORPORATED|CORP|CORPORATION|CO|COMPANY|LTD|LIMITED|LP|LLP|PLLC|PC|NA"
+    r"|HOLDINGS?|PROPERTIES|PROPERTY|REALTY|REAL ESTATE|ENTERPRISES?|PARTNERS|PARTNERSHIP"
+    r"|ASSOCIATES|DEVELOPMENT|DEVELOPERS|INVESTMENTS?|VENTURES?|GROUP|FUND|MANAGEMENT|MGMT"
+    r"|BANK|SAVINGS|CREDIT UNION|FEDERAL|MORTGAGE|RAILROAD|RAILWAY|RR|POWER|ELECTRIC|GAS"
+    r"|TELEPHONE|TEL|COMMUNICATIONS|CABLE|WATER WORKS|NATIONAL GRID|VERIZON|CENTRAL HUDSON"
+    r"|NIAGARA MOHAWK|FARMS?|ORCHARDS?|BROS|BROTHERS|(?:&|AND) SONS?|DBA|D/B/A|MOTORS|SERVICES"
+)
+_WORDS_ORG = (
+    r"CHURCH|PARISH|DIOCESE|SYNAGOGUE|CONGREGATION|TEMPLE|MINISTRIES|CEMETERY|SCHOOL|ACADEMY"
+    r"|COLLEGE|UNIVERSITY|HOSPITAL|LIBRARY|MUSEUM|FOUNDATION|SOCIETY|ASSOC|ASSOCIATION|ASSN"
+    r"|CLUB|LODGE|LEAGUE|LEGION|FIRE|RESCUE|HOA|CONDOMINIUM|CONDO|HOMEOWNERS|CONSERVANCY"
+    r"|COUNCIL|INSTITUTE|CENTER|CENTRE|ORGANIZATION"
+)
+_WORDS_TRUST = (
+    r"TRUST|TRUSTS|TRST|REVOCABLE|IRREVOCABLE|(?:REV|LIV|LIVING|IRREV|FAMILY|FAM|RES) TR|QPRT"
+)
+
+
+def _words(alternatives: str) -> re.Pattern[str]:
+    return re.compile(rf"(?:^| )(?:{alternatives})(?: |$)")
+
+
+_GOV = _words(_WORDS_GOV)
+_BUSINESS = _words(_WORDS_BUSINESS)
+_ORG = _words(_WORDS_ORG)
+_TRUST = _words(_WORDS_TRUST)
+#: Entity words that are also common surnames: not read as an entity marker in
+#: the surname place of a short ``LAST FIRST`` name (``"POWER MARY"``).
+_SURNAME_WORDS = frozenset(
+    {"POWER", "CHURCH", "TEMPLE", "LODGE", "PARISH", "BANK", "FARM", "FARMS", "FIRE", "TOWN"}
+)
+
+_CARE_OF = re.compile(r"(?:^|\s)(?:C/O|C/0|ATTN:?|ATTENTION:?|(?:IN )?CARE OF|%)(?=\s|$)\s*")
+_LINES = re.compile(r"[\n\r;]+")
+_ETAL = re.compile(r"(?:^|\s)(?:ET\s*AL|ET\s*UX|ET\s*VIR|ETALS?|ETUX|ETVIR)\.?S?(?=\s|,|$)")
+_AMP = re.compile(r"\s*&\s*")
+_PARTICLES = frozenset(
+    {
+        "MC", "MAC", "VAN", "VON", "DE", "DEL", "DELA", "DELLA", "DI", "DA", "DU", "DOS",
+        "DAS", "LA", "LE", "ST", "O", "VANDER", "VANDEN", "DER", "DEN", "TEN", "TER",
+    }
+)  # fmt: skip
+_SUFFIX_KEYS = frozenset(NAME_SUFFIXES) - {"V"}
+_ESTATE_END = (("ESTATE",), ("EST",), ("ESTATE", "OF"), ("DECEASED",), ("DEC'D",), ("DECD",))
+_ESTATE_START = (("ESTATE", "OF"), ("EST", "OF"), ("THE", "ESTATE", "OF"))
+_TRUSTEE_END = (
+    ("TRUSTEE",), ("TRUSTEES",), ("TTEE",), ("TTEES",), ("TR",), ("TRS",), ("TSTEE",),
+    ("CO-TRUSTEE",), ("CO-TRUSTEES",), ("CO", "TRUSTEE"), ("CO", "TRUSTEES"),
+    ("AS", "TRUSTEE"), ("AS", "TRUSTEES"),
+)  # fmt: skip
+_EXECUTOR_END = (
+    ("EXEC",), ("EXECUTOR",), ("EXECUTRIX",), ("EXECS",), ("EXECUTORS",), ("EXR",), ("EXRX",),
+    ("ADMR",), ("ADMX",), ("ADMIN",), ("ADMINISTRATOR",), ("ADMINISTRATRIX",),
+    ("AS", "EXECUTOR"), ("AS", "EXECUTRIX"), ("AS", "ADMINISTRATOR"),
+)  # fmt: skip
+_LIFE_END = (
+    ("LIFE", "ESTATE"), ("LIFE", "EST"), ("LU",), ("L/U",), ("LIFE", "USE"), ("LIFE", "TENANT"),
+    ("LE",), ("L/E",), ("LIFE", "ESTATE", "HOLDER"),
+)  # fmt: skip
+_REMAINDER_END = (("REM",), ("REMAINDER",), ("REMAINDERMAN",), ("REMAINDERMEN",), ("REMAIN",))
+
+
+_KEY_DROP = str.maketrans("", "", ".,()[]")
+
+
+def _key(token: str) -> str:
+    """A token for marker tests: periods, commas and parentheses dropped."""
+    return token.translate(_KEY_DROP)
+
+
+_END_MARKERS: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+for _marker, _phrases in (
+    ("life tenant", _LIFE_END),
+    ("remainder", _REMAINDER_END),
+    ("trustee", _TRUSTEE_END),
+    ("executor", _EXECUTOR_END),
+    ("estate", _ESTATE_END),
+):
+    for _phrase in _phrases:
+        _END_MARKERS.setdefault(_phrase[-1], []).append((_phrase, _marker))
+for _options in _END_MARKERS.values():
+    _options.sort(key=lambda o: -len(o[0]))  # longest phrase first ("LIFE ESTATE" before "ESTATE")
+
+
+def _strip_end(raw: list[str], keys: list[str]) -> tuple[list[str], str]:
+    """Drop a trailing role marker phrase; returns the tokens left and the marker."""
+    if not keys:
+        return raw, ""
+    for phrase, marker in _END_MARKERS.get(keys[-1], ()):
+        n = len(phrase)
+        if len(keys) > n and tuple(keys[-n:]) == phrase:
+            # a bare "LU"/"LE" is a name unless written "(LU)"
+            if phrase in (("LU",), ("LE",)) and not raw[-1].startswith(("(", "[")):
+                continue
+            return raw[:-n], marker
+    return raw, ""
+
+
+def _strip_start(
+    raw: list[str], keys: list[str], phrases: tuple[tuple[str, ...], ...]
+) -> tuple[list[str], list[str], bool]:
+    for phrase in phrases:
+        n = len(phrase)
+        if len(keys) > n and tuple(keys[:n]) == phrase:
+            return raw[n:], keys[n:], True
+    return raw, keys, False
+
+
+@dataclass(slots=True)
+class _Person:
+    first: str
+    middle: str
+    last: str
+    suffix: str
+
+    @property
+    def display(self) -> str:
+        return " ".join(p for p in (self.first, self.middle, self.last, self.suffix) if p)
+
+
+def _person(raw: list[str], *, last_first: bool) -> _Person | None:
+    """Read one person's tokens (commas mean ``LAST, FIRST``). None if no first name."""
+    joined = " ".join(raw)
+    if "," in joined:
+        pieces = [p.strip() for p in joined.split(",") if p.strip()]
+        suffix = ""
+        if len(pieces) >= 2 and _key(pieces[-1]) in NAME_SUFFIXES:
+            suffix = pieces.pop()
+        if len(pieces) >= 2:
+            last = pieces[0]
+            rest = " ".join(pieces[1:]).split()
+            if rest and _key(rest[-1]) in _SUFFIX_KEYS and len(rest) > 1 and not suffix:
+                suffix = rest.pop()
+            if not rest:
+                return None
+            return _Person(rest[0], " ".join(rest[1:]), last, suffix)
+        raw = " ".join(pieces + ([suffix] if suffix else [])).split()
+    toks = [t.strip(",") for t in raw if t.strip(",")]
+    keys = [_key(t) for t in toks]
+    suffix = ""
+    if len(toks) > 2 and keys[-1] in _SUFFIX_KEYS | ({"V"} if not last_first else set()):
+        suffix = toks.pop()
+        keys.pop()
+    if last_first:
+        # "SMITH JR JOHN": the suffix right after the surname
+        if not suffix and len(toks) > 2 and keys[1] in _SUFFIX_KEYS:
+            suffix = toks.pop(1)
+            keys.pop(1)
+        i = 0
+        while i < len(toks) - 2 and keys[i] in _PARTICLES:
+            i += 1
+        if i + 1 >= len(toks):
+            return None
+        last = " ".join(toks[: i + 1])
+        rest = toks[i + 1 :]
+        return _Person(rest[0], " ".join(rest[1:]), last, suffix)
+    if len(toks) < 2:
+        return None
+    j = len(toks) - 1
+    while j > 1 and keys[j - 1] in _PARTICLES:
+        j -= 1
+    return _Person(toks[0], " ".join(toks[1:j]), " ".join(toks[j:]), suffix)
+
+
+def _entity_subkind(key: str, *, last_first: bool) -> str | None:
+    """``"government"``, ``"business"``, ``"organization"``, ``"trust"`` or None."""
+    if _GOV_START.search(key):
+        return "government"
+    probe = key
+    first, _, rest = key.partition(" ")
+    if first in _SURNAME_WORDS and last_first and rest and len(rest.split()) <= 3:
+        probe = rest
+    elif not last_first and rest:
+        head, _, tail = key.rpartition(" ")
+        if tail in _SURNAME_WORDS and len(head.split()) <= 2:
+            probe = head
+    if _BUSINESS.search(probe):
+        return "business"
+    if _GOV.search(probe):
+        return "government"
+    if _ORG.search(probe):
+        return "organization"
+    if _TRUST.search(probe):
+        return "trust"
+    return None
+
+
+def _parse_segment(text: str, *, last_first: bool) -> list[ParsedOwner]:
+    """Parse one owner line (no care-of, no line break)."""
+    etal = bool(_ETAL.search(text))
+    if etal:
+        text = _ETAL.sub(" ", text)
+    text = _SPACES.sub(" ", _AMP.sub(" & ", text)).strip(" ,&")
+    if not text:
+        return []
+    raw = text.split()
+    keys = [_key(t) for t in raw]
+    key = " ".join(k for k in keys if k)
+    # "ESTATE OF ..." (before the entity words: "ESTATE" is one of them)
+    r2, _, estate_of = _strip_start(raw, keys, _ESTATE_START)
+    if estate_of:
+        p = _person(r2, last_first=False) if "," not in text else _person(r2, last_first=True)
+        return [_estate(p, " ".join(r2), etal=etal)]
+    sub = _entity_subkind(key, last_first=last_first)
+    if sub is not None:
+        return [ParsedOwner(text, "entity", sub, etal=etal)]
+    # co-owners: split on "&" / "AND"
+    parts: list[tuple[list[str], list[str]]] = [([], [])]
+    for t, k in zip(raw, keys, strict=True):
+        if t in ("&", "AND"):
+            parts.append(([], []))
+        else:
+            parts[-1][0].append(t)
+            parts[-1][1].append(k)
+    parsed: list[tuple[_Person | None, str, list[str]]] = []  # (person, marker, tokens)
+    for part, part_keys in parts:
+        if part:
+            part, marker = _strip_end(part, part_keys)
+            parsed.append((None, marker, part))
+    # surname shared: "SMITH JOHN & MARY" / "JOHN & MARY SMITH"
+    donor_i = 0 if last_first else len(parsed) - 1
+    donor = _person(parsed[donor_i][2], last_first=last_first)
+    if donor is None:
+        # no readable person ("SMITH & JONES"): one owner as written
+        return [ParsedOwner(text, "entity", "other", etal=etal)]
+    people: list[tuple[_Person | None, str, list[str]]] = []
+    for i, (_, marker, toks) in enumerate(parsed):
+        if i == donor_i:
+            people.append((donor, marker, toks))
+            continue
+        tk = [_key(t) for t in toks]
+        shares = len(toks) == 1 or (len(toks) == 2 and len(tk[1]) == 1 and "," not in toks[0])
+        if shares:
+            person: _Person | None = _Person(toks[0], " ".join(toks[1:]), donor.last, "")
+        else:
+            person = _person(toks, last_first=last_first)
+        people.append((person, marker, toks))
+    markers = {m for _, m, _ in people}
+    named = [p for p, _, _ in people if p is not None]
+    if "trustee" in markers or "executor" in markers:
+        role = "trustee" if "trustee" in markers else "executor"
+        lead = named[0]
+        return [
+            ParsedOwner(
+                text,
+                "entity",
+                "trust" if role == "trustee" else "estate",
+                lead.first,
+                lead.middle,
+                lead.last,
+                lead.suffix,
+                role=role,
+                agent="; ".join(p.display for p in named),
+                etal=etal,
+            )
+        ]
+    out: list[ParsedOwner] = []
+    for person, marker, toks in people:
+        if person is None:
+            out.append(ParsedOwner(" ".join(toks), "entity", "other", etal=etal))
+        elif marker == "estate":
+            out.append(_estate(person, " ".join(toks), etal=etal))
+        else:
+            role = marker if marker in ("life tenant", "remainder") else ""
+            out.append(
+                ParsedOwner(
+                    person.display,
+                    "person",
+                    "person",
+                    person.first,
+                    person.middle,
+                    person.last,
+                    person.suffix,
+                    role=role,
+                    etal=etal,
+                )
+            )
+    return out
+
+
+def _estate(person: _Person | None, written: str, *, etal: bool) -> ParsedOwner:
+    if person is None:
+        return ParsedOwner(f"ESTATE OF {written}".strip(), "entity", "estate", etal=etal)
+    return ParsedOwner(
+        f"ESTATE OF {person.display}",
+        "entity",
+        "estate",
+        person.first,
+        person.middle,
+        person.last,
+        person.suffix,
+        etal=etal,
+    )
+
+
+_PLAIN_CHARS = re.compile(r"^[A-Z' -]+$")
+#: Tokens that send a name down the full parser (markers, particles, suffixes).
+_SPECIAL_TOKENS = frozenset(
+    {"AND", "ET", "AL", "ETAL", "ETALS", "ETUX", "ETVIR", "UX", "VIR", "ATTN", "ATTENTION"}
+    | {"CARE", "ESTATE", "EST", "THE"}
+    | set(_END_MARKERS)
+    | _PARTICLES
+    | set(NAME_SUFFIXES)
+)
+
+
+def _plain_person(text: str, last_first: bool) -> ParsedOwner | None:
+    """The common case ``SMITH JOHN A`` without any mark, marker or entity word."""
+    if not _PLAIN_CHARS.match(text):
+        return None
+    toks = text.split()
+    if len(toks) < 2 or len(toks) > 4 or not _SPECIAL_TOKENS.isdisjoint(toks):
+        return None
+    if _entity_subkind(" ".join(toks), last_first=last_first) is not None:
+        return None
+    if last_first:
+        last, first, middle = toks[0], toks[1], " ".join(toks[2:])
+    else:
+        first, middle, last = toks[0], " ".join(toks[1:-1]), toks[-1]
+    name = " ".join(p for p in (first, middle, last) if p)
+    return ParsedOwner(name, "person", "person", first, middle, last)
+
+
+def _plain_couple(text: str, last_first: bool) -> tuple[ParsedOwner, ParsedOwner] | None:
+    """The common ``SMITH JOHN A & MARY [B]``: two persons sharing the surname."""
+    if not last_first or text.count("&") != 1:
+        return None
+    left, _, right = text.partition("&")
+    a = _plain_person(left.strip(), True)
+    rt = right.split()
+    if a is None or not rt or len(rt) > 2 or not _PLAIN_CHARS.match(right.strip()):
+        return None
+    if (len(rt) == 2 and len(rt[1]) != 1) or not _SPECIAL_TOKENS.isdisjoint(rt):
+        return None
+    first, middle = rt[0], " ".join(rt[1:])
+    name = " ".join(p for p in (first, middle, a.last) if p)
+    return a, ParsedOwner(name, "person", "person", first, middle, a.last)
+
+
+@lru_cache(maxsize=1_000_000)
+def _parse_owner_text_cached(text: str, last_first: bool) -> tuple[ParsedOwner, ...]:
+    up = text.upper().strip()
+    plain = _plain_person(up, last_first)
+    if plain is not None:
+        return (plain,)
+    couple = _plain_couple(up, last_first)
+    if couple is not None:
+        return couple
+    out: list[ParsedOwner] = []
+    for line in _LINES.split(up):
+        line = _SPACES.sub(" ", line).strip()
+        if not line:
+            continue
+        pieces = _CARE_OF.split(line)
+        owner_part, care = pieces[0], [p.strip() for p in pieces[1:] if p.strip()]
+        out.extend(_parse_segment(owner_part, last_first=last_first))
+        for c in care:
+            out.append(ParsedOwner(c, "person", "person", role="c/o"))
+    return tuple(out)
+
+
+def parse_owner_text(
+    text: str, *, order: Literal["last_first", "first_last"] = "last_first"
+) -> list[ParsedOwner]:
+    """Parse the owner names of a free-text owner field (county parcel layers).
+
+    Parameters
+    ----------
+    text
+        The owner text as written, any case; several lines (``\\n`` or ``;``)
+        are several owner lines, e.g. ``"SMITH JOHN A & MARY\\nC/O JANE DOE"``.
+    order
+        How a person's name without a comma is written: ``"last_first"``
+        (``SMITH JOHN A``, county layers and rolls) or ``"first_last"``
+        (``John A Smith``, names typed in an ownership override). A comma
+        always means ``LAST, FIRST``.
+
+    Returns
+    -------
+    list[ParsedOwner]
+        The owners in the order written, care-of names (``role == "c/o"``,
+        :attr:`ParsedOwner.is_owner` False) included after the owners of
+        their line. Empty for empty text.
+
+    Notes
+    -----
+    Rules, in the order applied to each line:
+
+    * ``C/O``, ``ATTN``, ``CARE OF``, ``%`` start a care-of name: not an owner.
+    * ``ETAL``, ``ET AL``, ``ET UX``, ``ET VIR`` are removed and flag
+      ``etal=True``: more owners exist than are named. The count used is the
+      names read ("at least n"); :func:`owner_quality` lists such parcels so
+      that an ownership override can give the assessor's count.
+    * ``ESTATE OF X`` / ``X ESTATE`` / ``X EST``: one entity of subkind
+      ``estate``, displayed ``ESTATE OF X``.
+    * An entity word of government (``TOWN OF``, ``COUNTY OF``, ``STATE OF``,
+      ``PEOPLE OF``, ``NYS``, ``DISTRICT``...), business (``LLC``, ``L.L.C.``,
+      ``INC``, ``CORP``, ``CO``...), organisation (``CHURCH``, ``SCHOOL``...) or
+      trust (``TRUST``, ``REV TR``...) anywhere makes the whole line ONE entity
+      (``"SMITH & SONS INC"`` is not split). Words that are also surnames
+      (``POWER``, ``CHURCH``...) are ignored in the surname place of a short
+      person's name.
+    * Otherwise ``&`` / ``AND`` separate co-owners. A co-owner written with a
+      first name only (or first name and initial) shares the surname of the
+      full name: ``SMITH JOHN & MARY`` -> JOHN SMITH, MARY SMITH (in
+      ``first_last`` order ``John & Mary Smith``). A co-owner of two words or
+      more is a full name (``SMITH JOHN & JONES MARY``); so ``SMITH JOHN &
+      MARY ANN`` reads MARY ANN as a surname and a first name (ambiguous text:
+      use an ownership override).
+    * ``TRUSTEE``/``TTEE``/``TR`` after a name: the trust is the owner, one
+      entity of subkind ``trust``, role ``trustee``, the named persons in
+      ``agent`` (they sign for it). ``EXEC``/``EXECUTOR``/``ADMR``: likewise an
+      estate with role ``executor``.
+    * Life estates (``LIFE ESTATE``, ``LIFE USE``, ``L/U``, ``(LU)``,
+      ``(LE)``): the roll lists the life tenant, who holds the present estate
+      and pays the tax; the life tenant is a person owner with role
+      ``life tenant`` and counts as one owner like any other. Remaindermen
+      named on the roll (``(REM)``, ``REMAINDERMAN``) are persons with role
+      ``remainder`` and count too: every name the roll lists is an owner,
+      and an ownership override settles a different reading.
+    * A person: an optional trailing generational suffix (``JR``, ``SR``,
+      ``II``...; in ``last_first`` order also right after the surname), surname
+      particles kept with the surname (``MC DONALD``, ``VAN BUREN``, ``DE LA
+      CRUZ``, ``O BRIEN``), then first name and middle names. Tokens keep
+      their spelling (``O'BRIEN``, ``Q.``). A name without a first name
+      (``SMITH``, ``SMITH & JONES``) is one entity of subkind ``other``.
+
+    Results are cached by (text, order).
+
+    Examples
+    --------
+    >>> [o.name for o in parse_owner_text("SMITH JOHN & MARY")]
+    ['JOHN SMITH', 'MARY SMITH']
+    >>> parse_owner_text("JONES ROBERT ETAL")[0].etal
+    True
+    """
+    if not isinstance(text, str):
+        return []
+    return list(_parse_owner_text_cached(text, order == "last_first"))
+
+
+# ------------------------------------------------------------------ the owners frame
+
+
 def _text(s: pd.Series) -> pd.Series:
     """Upper-case, space-collapsed text; missing values as ``""``."""
     return (
@@ -143,9 +697,22 @@ def _kind(first: pd.Series, full: pd.Series) -> pd.Series:
     )
 
 
-def _roll_owners(roll: pd.DataFrame) -> pd.DataFrame:
+_LONG_EXTRA: dict[str, Any] = {
+    "_kind": "",
+    "subkind": "",
+    "role": "",
+    "agent": "",
+    "etal": False,
+    "care_of": "",
+}
+_ETAL_RE2 = r"(?:^|[ ,])+(?:ET ?AL|ET ?UX|ET ?VIR|ETALS?)\.?S?(?:[ ,]+|$)"
+
+
+def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
+    """ORPTS owner slots in long form, and which roll rows have any slot used."""
     empty = pd.Series("", index=roll.index, dtype="str")
     pieces: list[pd.DataFrame] = []
+    any_used = np.zeros(len(roll), dtype=bool)
     for slot, cols in enumerate(_SLOTS):
         raw = {
             out: (roll[col].astype("str").where(roll[col].notna(), "") if col in roll else empty)
@@ -156,41 +723,140 @@ def _roll_owners(roll: pd.DataFrame) -> pd.DataFrame:
         piece["_row"] = np.arange(len(roll))
         # an owner slot is used when its first or last name holds any text
         used = (piece["first"].str.strip() != "") | (piece["last"].str.strip() != "")
+        any_used |= used.to_numpy(dtype=bool)
         pieces.append(piece[used])
     long = pd.concat(pieces, ignore_index=True)
     for col in ("first", "middle", "last", "suffix"):
         long[col] = _text(long[col])
-    return long.sort_values(["_row", "_slot"], kind="stable")
+    # "JONES ETAL" in a name field: the marker is no part of the name
+    etal = np.zeros(len(long), dtype=bool)
+    for col in ("last", "suffix"):
+        hit = long[col].str.contains(_ETAL_RE2, regex=True).to_numpy(dtype=bool)
+        if hit.any():
+            etal |= hit
+            long.loc[hit, col] = (
+                long.loc[hit, col].str.replace(_ETAL_RE2, " ", regex=True).str.strip()
+            )
+    long = long.assign(**{k: v for k, v in _LONG_EXTRA.items() if k != "etal"}, etal=etal)
+    return long.sort_values(["_row", "_slot"], kind="stable"), any_used
+
+
+def _parsed_rows(key: str, row: int, parsed: list[ParsedOwner], rows: list[dict[str, Any]]) -> int:
+    """Append the owner rows of one parsed text; returns the number of owners."""
+    care = "; ".join(p.name for p in parsed if not p.is_owner)
+    owners = [p for p in parsed if p.is_owner]
+    etal = any(p.etal for p in parsed)
+    for slot, p in enumerate(owners):
+        person = p.kind == "person"
+        rows.append(
+            {
+                PARCEL_KEY: key,
+                "first": p.first if person else "",
+                "middle": p.middle if person else "",
+                "last": p.last if person else p.name,
+                "suffix": p.suffix if person else "",
+                "_slot": slot,
+                "_row": row,
+                "_kind": p.kind,
+                "subkind": p.subkind,
+                "role": p.role,
+                "agent": p.agent,
+                "etal": etal,
+                "care_of": care,
+            }
+        )
+    return len(owners)
+
+
+def _long_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    cols = [PARCEL_KEY, "first", "middle", "last", "suffix", "_slot", "_row", *_LONG_EXTRA]
+    return _long_frame_typed(pd.DataFrame(rows, columns=cols))
+
+
+def _owner_record(p: ParsedOwner, etal: bool, care: str) -> tuple[Any, ...]:
+    person = p.kind == "person"
+    return (
+        p.first if person else "",
+        p.middle if person else "",
+        p.last if person else p.name,
+        p.suffix if person else "",
+        p.kind,
+        p.subkind,
+        p.role,
+        p.agent,
+        etal,
+        care,
+    )
+
+
+_RECORD_COLUMNS = ("first", "middle", "last", "suffix", "_kind", "subkind", "role", "agent")
+
+
+def _text_owners(roll: pd.DataFrame, any_used: np.ndarray) -> tuple[pd.DataFrame, list[str]]:
+    """Owners from ``owner_text`` of the records without structured owners.
+
+    Each distinct text is parsed once; its owners are then repeated for every
+    record that carries it. Returns the long frame and the keys of records
+    whose text gave no owner (only a care-of name, say).
+    """
+    if OWNER_TEXT_COLUMN not in roll.columns:
+        return _long_frame([]), []
+    text = roll[OWNER_TEXT_COLUMN].astype("str").where(roll[OWNER_TEXT_COLUMN].notna(), "")
+    todo = np.flatnonzero(~any_used & (text.str.strip() != "").to_numpy(dtype=bool))
+    if not len(todo):
+        return _long_frame([]), []
+    codes, uniques = pd.factorize(text.to_numpy()[todo])
+    records: list[tuple[Any, ...]] = []
+    n_owners = np.zeros(len(uniques), dtype="int64")
+    for u, t in enumerate(uniques):
+        parsed = parse_owner_text(str(t))
+        care = "; ".join(p.name for p in parsed if not p.is_owner)
+        etal = any(p.etal for p in parsed)
+        owners = [_owner_record(p, etal, care) for p in parsed if p.is_owner]
+        n_owners[u] = len(owners)
+        records.extend(owners)
+    offsets = np.concatenate([[0], np.cumsum(n_owners)[:-1]])
+    per_row = n_owners[codes]
+    rows = np.repeat(todo, per_row)
+    start = np.repeat(offsets[codes], per_row)
+    slot = np.arange(len(rows)) - np.repeat(np.cumsum(per_row) - per_row, per_row)
+    table = pd.DataFrame(records, columns=[*_RECORD_COLUMNS, "etal", "care_of"])
+    long = table.iloc[start + slot].reset_index(drop=True)
+    long.insert(0, PARCEL_KEY, roll[PARCEL_KEY].astype("str").to_numpy()[rows])
+    long["_slot"] = slot.astype("int64")
+    long["_row"] = rows.astype("int64")
+    keys = roll[PARCEL_KEY].astype("str").to_numpy()
+    none = [str(k) for k in keys[todo[per_row == 0]]]
+    cols = [PARCEL_KEY, "first", "middle", "last", "suffix", "_slot", "_row", *_LONG_EXTRA]
+    return _long_frame_typed(long.loc[:, cols]), none
+
+
+def _long_frame_typed(df: pd.DataFrame) -> pd.DataFrame:
+    text_cols = [c for c in df.columns if c not in ("_slot", "_row", "etal")]
+    return df.astype(
+        {**dict.fromkeys(text_cols, "str"), "_slot": "int64", "_row": "int64", "etal": "bool"}
+    )
 
 
 def _override_owners(overrides: pd.DataFrame) -> pd.DataFrame:
-    rows: list[dict[str, object]] = []
+    rows: list[dict[str, Any]] = []
     for key, owners in zip(overrides[PARCEL_KEY], overrides["owners"], strict=True):
         names = list(owners) if isinstance(owners, (tuple, list)) else str(owners).split(";")
-        for idx, raw in enumerate(n for n in (str(x).strip() for x in names) if n):
-            full = _SPACES.sub(" ", raw.upper()).strip()
-            tokens = full.split()
-            if is_entity_name(full) or len(tokens) < 2:
-                first, middle, last, suffix = "", "", full, ""
-            else:
-                suffix = ""
-                if len(tokens) > 2 and tokens[-1].rstrip(".") in NAME_SUFFIXES:
-                    suffix = tokens.pop().rstrip(".")
-                first, last = tokens[0], tokens[-1]
-                middle = " ".join(tokens[1:-1])
-            rows.append(
-                {
-                    PARCEL_KEY: str(key),
-                    "first": first,
-                    "middle": middle,
-                    "last": last,
-                    "suffix": suffix,
-                    "_slot": idx,
-                }
-            )
-    return pd.DataFrame(
-        rows, columns=[PARCEL_KEY, "first", "middle", "last", "suffix", "_slot"]
-    ).astype({PARCEL_KEY: "str", "first": "str", "middle": "str", "last": "str", "suffix": "str"})
+        parsed: list[ParsedOwner] = []
+        for raw in (str(x).strip() for x in names):
+            if raw and raw.lower() != "nan":
+                parsed.extend(parse_owner_text(raw, order="first_last"))
+        _parsed_rows(str(key), -1, parsed, rows)
+    return _long_frame(rows)
+
+
+@lru_cache(maxsize=200_000)
+def _entity_details(name: str) -> tuple[str, str, str]:
+    """(subkind, role, agent) of an entity named in a structured field."""
+    parsed = [p for p in parse_owner_text(name) if p.is_owner]
+    if len(parsed) == 1 and parsed[0].kind == "entity":
+        return parsed[0].subkind, parsed[0].role, parsed[0].agent
+    return "other", "", ""
 
 
 def parse_owners(roll: pd.DataFrame, *, overrides: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -199,7 +865,8 @@ def parse_owners(roll: pd.DataFrame, *, overrides: pd.DataFrame | None = None) -
     Parameters
     ----------
     roll
-        The roll frame (:data:`pipeline.frames.ROLL_COLUMNS`).
+        The roll frame (:data:`pipeline.frames.ROLL_COLUMNS`), optionally with
+        the free-text column :data:`OWNER_TEXT_COLUMN` (``owner_text``).
     overrides
         Ownership overrides (:data:`pipeline.frames.OWNERSHIP_OVERRIDE_COLUMNS`):
         for a parcel listed there, its ``owners`` (names) replace the roll's
@@ -211,54 +878,70 @@ def parse_owners(roll: pd.DataFrame, *, overrides: pd.DataFrame | None = None) -
         The owners frame, columns :data:`OWNER_COLUMNS`, one row per
         (parcel, owner), ordered as the roll and then by ``owner_index``.
         A record without any owner name has no row (its owner count is 0,
-        see :func:`owner_counts`).
+        see :func:`owner_counts`; :func:`owner_quality` lists it).
 
     Notes
     -----
-    An owner is an *entity* when its first-name field is empty or its name
-    contains an entity word (:data:`ENTITY_PATTERN`: LLC, INC, CORP, TRUST,
-    ESTATE, TOWN OF, COUNTY OF, CHURCH, SCHOOL, DISTRICT, ASSOC, BANK,
-    "& SONS", ...). An entity is one owner (§ 2-202.1.a(2)).
+    Sources, per record: the structured ORPTS owner fields when any of them
+    holds a name (``owner_source == "roll"``); otherwise ``owner_text`` read by
+    :func:`parse_owner_text` in ``LAST FIRST`` order (``"text"``). A text in
+    the last-name field of an ORPTS record is never split into a person: ORPTS
+    writes entities there with an empty first name, and ``EXAMPLE HOLDINGS``
+    cannot be told from a person by its words. An ownership override's names
+    are read by :func:`parse_owner_text` in ``First Last`` order
+    (``"override"``); care-of names are never owners.
+
+    A structured owner is an *entity* when its first-name field is empty or
+    its name contains an entity word (:data:`ENTITY_PATTERN`: LLC, INC, CORP,
+    TRUST, ESTATE, TOWN OF, COUNTY OF, CHURCH, SCHOOL, DISTRICT, ASSOC, BANK,
+    "& SONS", ...); its ``subkind`` / ``role`` / ``agent`` come from
+    :func:`parse_owner_text` of its name. An entity is one owner
+    (§ 2-202.1.a(2)). ``ETAL`` in a structured last-name or suffix field is
+    dropped from the name and flags ``etal``.
 
     ``owner_count`` of a parcel is the number of owner rows, or the
     override's ``owner_count`` when the parcel is overridden (a positive
     count there wins even when it differs from the number of names, since
     the statute divides by the number of owners; a count of 0 or missing
-    falls back to the number of names).
+    falls back to the number of names). With ``etal`` and no override, the
+    count is the names read: a lower bound, so each such co-owner may be
+    credited too much; :func:`owner_quality` recommends an override.
 
     When several roll records share a parcel key, their owners are listed
     under that key in roll order (owner_index continues).
     """
-    long = _roll_owners(roll)
-    source = pd.Series("roll", index=long.index, dtype="str")
+    long, any_used = _roll_owners(roll)
+    text_long, _ = _text_owners(roll, any_used)
+    if len(text_long):
+        long = pd.concat([long, text_long.assign(owner_source="text")], ignore_index=True)
+    long["owner_source"] = long["owner_source"].fillna("roll") if "owner_source" in long else "roll"
     count_override: dict[str, int] = {}
     if overrides is not None and len(overrides):
         ov_keys = set(overrides[PARCEL_KEY].astype("str"))
-        keep = ~long[PARCEL_KEY].isin(ov_keys)
-        long, source = long[keep], source[keep]
+        long = long[~long[PARCEL_KEY].isin(ov_keys)]
         ov = _override_owners(overrides)
         # an overridden parcel keeps the place of its roll record
         first_row = dict(
             zip(roll[PARCEL_KEY].astype("str")[::-1], range(len(roll) - 1, -1, -1), strict=True)
         )
-        ov["_row"] = [first_row.get(k, len(roll)) for k in ov[PARCEL_KEY]]
-        long = pd.concat([long, ov], ignore_index=True)
-        source = pd.concat(
-            [source, pd.Series("override", index=range(len(ov)), dtype="str")], ignore_index=True
-        )
-        order = long.sort_values(["_row", "_slot"], kind="stable").index
-        long, source = long.loc[order], source.loc[order]
+        ov["_row"] = np.array([first_row.get(k, len(roll)) for k in ov[PARCEL_KEY]], dtype="int64")
+        long = pd.concat([long, ov.assign(owner_source="override")], ignore_index=True)
         for key, n in zip(overrides[PARCEL_KEY], overrides["owner_count"], strict=True):
             if pd.notna(n) and int(n) > 0:
                 count_override[str(key)] = int(n)
-    long = long.assign(owner_source=source.to_numpy()).reset_index(drop=True)
+    long = long.sort_values(["_row", "_slot"], kind="stable").reset_index(drop=True)
     name = _join(long["first"], long["middle"], long["last"], long["suffix"])
+    given = long["_kind"].astype("str")
+    kind = given.where(given != "", _kind(long["first"], name))
+    # parcel codes once: owner_index, counts and the per-parcel flags from them
+    codes = pd.factorize(long[PARCEL_KEY].to_numpy())[0]
+    owner_index = pd.Series(codes).groupby(codes, sort=False).cumcount().to_numpy("int64")
     out = pd.DataFrame(
         {
             PARCEL_KEY: long[PARCEL_KEY].astype("str"),
-            "owner_index": long.groupby(PARCEL_KEY, sort=False).cumcount().astype("int64"),
+            "owner_index": owner_index,
             "name": name,
-            "kind": _kind(long["first"], name),
+            "kind": kind.astype("str"),
             "first": long["first"],
             "middle": long["middle"],
             "last": long["last"],
@@ -266,15 +949,41 @@ def parse_owners(roll: pd.DataFrame, *, overrides: pd.DataFrame | None = None) -
             "norm_name": normalize_names(name),
         }
     )
-    counts = out.groupby(PARCEL_KEY, sort=False)[PARCEL_KEY].transform("size").astype("int64")
+    counts = pd.Series(np.bincount(codes)[codes] if len(codes) else [], dtype="int64")
     if count_override:
         counts = out[PARCEL_KEY].map(count_override).fillna(counts).astype("int64")
     out["owner_count"] = counts
     out["owner_source"] = long["owner_source"].astype("str")
     # entity parts: the whole name sits in "last"
-    ent = out["kind"] == "entity"
+    ent = (out["kind"] == "entity").to_numpy(dtype=bool)
     out.loc[ent, "last"] = out.loc[ent, "name"]
     out.loc[ent, ["first", "middle", "suffix"]] = ""
+    # subkind, role, agent: given for text rows; for structured rows from the name
+    subkind = long["subkind"].astype("str").to_numpy(dtype=object)
+    role = long["role"].astype("str").to_numpy(dtype=object)
+    agent = long["agent"].astype("str").to_numpy(dtype=object)
+    structured = (given == "").to_numpy(dtype=bool)
+    subkind[structured & ~ent] = "person"
+    todo = np.flatnonzero(structured & ent)
+    if len(todo):
+        names = out["name"].to_numpy(dtype=object)
+        details = [_entity_details(str(names[i])) for i in todo]
+        subkind[todo] = [d[0] for d in details]
+        role[todo] = [d[1] for d in details]
+        agent[todo] = [d[2] for d in details]
+    out["subkind"] = pd.Series(subkind, dtype="str")
+    out["role"] = pd.Series(role, dtype="str")
+    out["agent"] = pd.Series(agent, dtype="str")
+    etal = long["etal"].to_numpy(dtype=bool)
+    if etal.any():
+        etal = np.bincount(codes, weights=etal)[codes] > 0
+    out["etal"] = pd.Series(etal, dtype="bool")
+    care = long["care_of"].astype("str")
+    has_care = (care != "").to_numpy(dtype=bool)
+    if has_care.any():
+        care_of_code = dict(zip(codes[has_care], care[has_care], strict=True))
+        care = pd.Series([care_of_code.get(c, "") for c in codes], dtype="str")
+    out["care_of"] = care.reset_index(drop=True)
     return out.loc[:, list(OWNER_COLUMNS)].reset_index(drop=True)
 
 
@@ -290,10 +999,62 @@ def owner_counts(owners: pd.DataFrame) -> pd.Series:
     -------
     pandas.Series
         ``parcel_key`` -> owner count (int64), override counts included.
-        Parcels without any owner are absent (count 0).
+        Parcels without any owner are absent (count 0). A parcel with
+        ``etal`` has at least this many owners.
     """
     if "owner_count" in owners.columns:
         s = owners.groupby(PARCEL_KEY, sort=False)["owner_count"].first()
     else:
         s = owners.groupby(PARCEL_KEY, sort=False).size()
     return s.astype("int64").rename("owner_count")
+
+
+def owner_quality(owners: pd.DataFrame, roll: pd.DataFrame | None = None) -> dict[str, Any]:
+    """Data-quality notes on the owners: counts that need the assessor's word.
+
+    Parameters
+    ----------
+    owners
+        The owners frame from :func:`parse_owners`.
+    roll
+        The roll it was parsed from (optional): to list records without owners.
+
+    Returns
+    -------
+    dict
+        JSON-serialisable, keys sorted::
+
+            {
+              "etal": {"count": int, "keys": [...], "note": str},
+              "care_of": {"count": int, "keys": [...]},
+              "without_owner": {"count": int, "keys": [...]},   # with roll only
+            }
+
+        ``etal``: parcels (not overridden) whose owners were written
+        ``ETAL``: their count is the names read, a lower bound; an ownership
+        override with the assessor's ``owner_count`` is recommended.
+    """
+    first = owners.groupby(PARCEL_KEY, sort=False).first()
+    etal_keys = sorted(
+        str(k)
+        for k, e, s in zip(first.index, first["etal"], first["owner_source"], strict=True)
+        if bool(e) and s != "override"
+    )
+    care_keys = sorted(str(k) for k, c in zip(first.index, first["care_of"], strict=True) if c)
+    out: dict[str, Any] = {
+        "care_of": {"count": len(care_keys), "keys": care_keys},
+        "etal": {
+            "count": len(etal_keys),
+            "keys": etal_keys,
+            "note": (
+                "owners written ETAL: more owners than named; the count used is the "
+                "names read (a lower bound). Add an ownership override with the "
+                "assessor's owner_count."
+            ),
+        },
+    }
+    if roll is not None:
+        have = set(first.index.astype("str"))
+        missing = sorted({str(k) for k in roll[PARCEL_KEY].astype("str") if k not in have})
+        out["without_owner"] = {"count": len(missing), "keys": missing}
+    return out
