@@ -7,6 +7,7 @@ one message on stderr naming the file, the place, the column and the problem;
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -36,12 +37,20 @@ def run(
     out: Annotated[
         Path | None, typer.Option("--out", help="Results folder (default: [output] dir).")
     ] = None,
+    roll_year: Annotated[
+        int | None,
+        typer.Option(
+            "--roll-year",
+            help="Force the roll year of every town (default: the last roll completed "
+            "before filed_on, or the town's roll_year key).",
+        ),
+    ] = None,
 ) -> None:
     """Run the whole pipeline and write the results folder."""
     from pipeline.run import run_petition
 
     try:
-        result_dir = run_petition(config, out=out, console=_err)
+        result_dir = run_petition(config, out=out, console=_err, roll_year=roll_year)
     except InputError as exc:
         _input_error(exc)
         return
@@ -61,6 +70,111 @@ def sample(
     with _err.status("Generating the sample petition…"):
         config = generate_sample(directory, parcels=parcels, towns=towns, seed=seed)
     _err.print(f"Sample petition written: {config}", markup=False)
+
+
+@app.command()
+def diff(
+    results_a: Annotated[Path, typer.Argument(help="The earlier results folder.")],
+    results_b: Annotated[Path, typer.Argument(help="The later results folder.")],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", help="CSV of every change (default: diff-<A>-<B>.csv beside RESULTS_B)."
+        ),
+    ] = None,
+) -> None:
+    """What changed between two runs: parcels added, removed, split or merged, owners,
+    values and rates, and each test before and after. Prints a report; writes a CSV."""
+    from pipeline.diff import diff_results
+    from pipeline.io.history import read_results
+    from pipeline.io.results import write_csv
+
+    try:
+        a = read_results(results_a)
+        b = read_results(results_b)
+    except InputError as exc:
+        _input_error(exc)
+        return
+    if a.name == b.name:
+        a = dataclasses.replace(a, name=str(results_a))
+        b = dataclasses.replace(b, name=str(results_b))
+    result = diff_results(a, b)
+    target = out or results_b.resolve().parent / f"diff-{a.name}-{b.name}.csv"
+    write_csv(target, result.to_frame())
+    typer.echo(result.report(), nl=False)
+    _err.print(f"Changes written to {target}", markup=False)
+
+
+@app.command()
+def verify(
+    results: Annotated[Path, typer.Argument(help="A results folder of `petition run`.")],
+    config: Annotated[
+        Path | None, typer.Option("--config", help="The run's config (default: from manifest).")
+    ] = None,
+    rerun: Annotated[
+        bool, typer.Option("--rerun/--no-rerun", help="Re-run and compare the bytes.")
+    ] = True,
+) -> None:
+    """Re-hash the inputs named in the manifest and re-run into a temporary folder.
+
+    Exit 0: no drift (inputs unchanged, results byte-identical to a re-run,
+    manifest.json aside). Exit 3: drift, listed on stdout. Exit 2: bad input
+    (no manifest, config not found).
+    """
+    from pipeline.verify import verify_results
+
+    try:
+        report = verify_results(results, config=config, rerun=rerun)
+    except InputError as exc:
+        _input_error(exc)
+        return
+    typer.echo(report.report(), nl=False)
+    if not report.clean:
+        raise typer.Exit(code=3)
+
+
+@app.command()
+def batch(
+    configs: Annotated[list[Path], typer.Argument(help="One or more petition configs.")],
+    out: Annotated[Path, typer.Option("--out", help="Folder for batch.csv and batch.json.")],
+    alternatives: Annotated[
+        Path | None,
+        typer.Option(
+            "--alternatives",
+            help="Boundary alternatives: a folder of territory files, or one layer of "
+            "several features; each config is evaluated with each of them.",
+        ),
+    ] = None,
+    name_field: Annotated[
+        str | None,
+        typer.Option("--name-field", help="Field naming the features (default: name)."),
+    ] = None,
+    roll_year: Annotated[
+        int | None, typer.Option("--roll-year", help="Force the roll year of every town.")
+    ] = None,
+) -> None:
+    """Many territories against the same rolls, each roll and parcel layer read once;
+    the results side by side (batch.csv, batch.json)."""
+    from pipeline.batch import run_batch, write_batch
+
+    try:
+        with _err.status("Running the batch…") as status:
+            result = run_batch(
+                configs,
+                alternatives=alternatives,
+                name_field=name_field,
+                roll_year=roll_year,
+                progress=lambda msg: status.update(msg + "…"),
+            )
+            files = write_batch(out, result)
+    except InputError as exc:
+        _input_error(exc)
+        return
+    _err.print(
+        f"{len(result.rows)} territories, inputs read {result.loads} time(s); "
+        f"written {files['batch.csv']} and {files['batch.json']}",
+        markup=False,
+    )
 
 
 def main() -> None:

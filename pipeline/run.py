@@ -64,10 +64,26 @@ def write_results(
     return files
 
 
+def _with_roll_year(config: PetitionConfig, roll_year: int | None) -> PetitionConfig:
+    """The config with every town's ``roll_year`` forced (as ``--roll-year`` does)."""
+    if roll_year is None:
+        return config
+    towns = tuple(t.model_copy(update={"roll_year": roll_year}) for t in config.towns)
+    return config.model_copy(update={"towns": towns})
+
+
 def run_petition(
-    config_path: str | Path, *, out: Path | None = None, console: Console | None = None
+    config_path: str | Path,
+    *,
+    out: Path | None = None,
+    console: Console | None = None,
+    roll_year: int | None = None,
 ) -> Path:
     """Run the whole pipeline on a config; return the results folder.
+
+    ``roll_year``, when given, forces the roll year of every town (``petition
+    run --roll-year``); the manifest records it under ``options`` and in the
+    resolved config, so that ``petition verify`` re-runs the same way.
 
     Raises
     ------
@@ -80,7 +96,9 @@ def run_petition(
     config = load_config(config_path)
     target = output_dir(config, out)
     with console.status("Reading the inputs…") as status:
-        inputs = load_inputs(config, progress=lambda msg: status.update(msg + "…"))
+        inputs = load_inputs(
+            config, progress=lambda msg: status.update(msg + "…"), roll_year=roll_year
+        )
         status.update("Apportioning parcels and computing the tests…")
         evaluation = evaluate(inputs, policy=config.policy)
         status.update("Writing the results…")
@@ -89,12 +107,14 @@ def run_petition(
             manifest = build_manifest(
                 inputs=config.input_files() | {"config": config.source or Path(config_path)},
                 base=(config.source or Path(config_path)).parent,
-                config=config.resolved(),
+                config=_with_roll_year(config, roll_year).resolved(),
                 regime=inputs.regime,
                 started=started,
                 finished=_now(),
                 outputs=outputs,
             )
+            manifest["options"] = {"roll_year": roll_year}
+            manifest["config_file"] = (config.source or Path(config_path)).resolve().as_posix()
             write_json(tmp / "manifest.json", manifest)
     for w in evaluation.warnings:
         console.print(f"warning: {w}", markup=False, highlight=False)

@@ -33,6 +33,7 @@ from pipeline.io import (
     read_voters,
 )
 from pipeline.io._tables import check_signatures_against_pages
+from pipeline.io.history import roll_files_for_year
 from pipeline.keys import town_of_swis
 from pipeline.law.regimes import regime_for
 from pipeline.model import Designee, PetitionInputs, Town
@@ -62,7 +63,13 @@ def _roll_for_town(
     config: PetitionConfig, index: int, roll_year: int, notes: list[str]
 ) -> pd.DataFrame:
     town = config.towns[index]
-    roll = read_roll(town.roll, town_swis=town.swis)
+    if Path(town.roll).is_dir():  # one roll per year: pick the year's file(s)
+        files = roll_files_for_year(
+            town.roll, roll_year, why=f"the roll year used (filed {config.petition.filed_on})"
+        )
+        roll = pd.concat([read_roll(f, town_swis=town.swis) for f in files], ignore_index=True)
+    else:
+        roll = read_roll(town.roll, town_swis=town.swis)
     other = roll["municipality_code"] != town.swis
     if other.any():
         first = int(roll.loc[other, "source_row"].iloc[0])
@@ -99,8 +106,13 @@ def _roll_for_town(
     return roll
 
 
-def load_inputs(config: PetitionConfig, *, progress: Progress = _noop) -> PetitionInputs:
+def load_inputs(
+    config: PetitionConfig, *, progress: Progress = _noop, roll_year: int | None = None
+) -> PetitionInputs:
     """Read and check every input of a petition.
+
+    ``roll_year``, when given, forces the roll year of every town (over the
+    towns' ``roll_year`` keys and the year derived from ``filed_on``).
 
     Raises
     ------
@@ -143,20 +155,24 @@ def load_inputs(config: PetitionConfig, *, progress: Progress = _noop) -> Petiti
     for i, t in enumerate(config.towns):
         progress(f"Reading the roll of {t.name}")
         month, day = (int(x) for x in t.roll_completion.split("-"))
-        roll_year = t.roll_year or roll_year_for(config.petition.filed_on, completion=(month, day))
-        rolls.append(_roll_for_town(config, i, roll_year, notes))
+        year = (
+            roll_year
+            or t.roll_year
+            or roll_year_for(config.petition.filed_on, completion=(month, day))
+        )
+        rolls.append(_roll_for_town(config, i, year, notes))
         rate: float | None
         if t.equalization_rate is not None:
             rate, source = t.equalization_rate, "config"
         elif rates is not None:
-            found = select_rate(rates, swis=t.swis, roll_year=roll_year)
+            found = select_rate(rates, swis=t.swis, roll_year=year)
             rate, source = found, ("rates file" if found is not None else "none")
         else:
             rate, source = None, "none"
         if rate is None and multi_town:
             raise InputError(
                 config.equalization.rates or config.source,
-                f"no equalization rate for town {t.swis} ({t.name}) in roll year {roll_year}: "
+                f"no equalization rate for town {t.swis} ({t.name}) in roll year {year}: "
                 "a territory in several towns needs one per town",
                 column="equalization_rate",
             )
@@ -171,7 +187,7 @@ def load_inputs(config: PetitionConfig, *, progress: Progress = _noop) -> Petiti
             Town(
                 swis=t.swis,
                 name=t.name,
-                roll_year=roll_year,
+                roll_year=year,
                 equalization_rate=rate,
                 rate_source=source,
                 county=t.county,

@@ -1,0 +1,236 @@
+"""``petition batch``: many territories against the same rolls, each roll loaded once.
+
+The territories come from several configs, from boundary alternatives (a
+folder of territory files, or one layer of several features), or both (every
+config with every alternative). Configs that differ only in their territory,
+name and output folder share one load: their inputs (rolls, parcel layers,
+signatures, voters…) are read once by :func:`pipeline.io.load.load_inputs`
+into a :class:`pipeline.scenario.Scenario`, and every other territory of the
+group is a :meth:`~pipeline.scenario.Scenario.with_boundary` of it (only the
+parcels meeting the change are re-apportioned).
+
+Results, side by side: ``batch.csv`` (one row per headline figure of
+:func:`pipeline.scenario.metrics`, one column per territory) and
+``batch.json`` (every territory's full ``summary.json`` object, with where it
+came from), written atomically into the output folder.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pipeline.config import PetitionConfig, load_config
+from pipeline.errors import InputError
+from pipeline.geometry import union_territory
+from pipeline.io import read_boundary
+from pipeline.io.history import read_alternatives
+from pipeline.io.load import choose_working_crs, load_inputs
+from pipeline.io.results import atomic_output_dir, write_csv, write_json
+from pipeline.scenario import Scenario, metrics
+
+__all__ = ["BatchResult", "BatchRow", "run_batch", "write_batch"]
+
+Progress = Callable[[str], None]
+
+
+def _noop(_: str) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class BatchRow:
+    """One territory of a batch and its summary."""
+
+    name: str
+    config: Path
+    boundary: str  # the config's territory file, or the alternative's file / feature
+    summary: dict[str, Any]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """Every territory of a batch; ``loads`` counts the times the inputs were read."""
+
+    rows: tuple[BatchRow, ...]
+    loads: int
+
+    def table(self) -> pd.DataFrame:
+        """Headline figures side by side: index the figure, one column per territory."""
+        cols = [metrics(r.summary, name=r.name) for r in self.rows]
+        return pd.concat(cols, axis=1)
+
+
+def _share_key(config: PetitionConfig, working_crs: str) -> str:
+    """What must be equal for two configs to share one load (all but the territory)."""
+    data = config.resolved()
+    data.pop("territory", None)
+    data.pop("output", None)
+    data["petition"] = {k: v for k, v in data["petition"].items() if k != "name"}
+    if config.source is not None:
+        data["_base"] = config.source.parent.as_posix()
+    data["_crs"] = working_crs
+    return json.dumps(data, sort_keys=True, default=str)
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    out, i = name, 2
+    while out in taken:
+        out, i = f"{name} ({i})", i + 1
+    taken.add(out)
+    return out
+
+
+def _with_name(summary: dict[str, Any], name: str) -> dict[str, Any]:
+    out = dict(summary)
+    out["petition"] = {**summary["petition"], "name": name}
+    return out
+
+
+def run_batch(
+    configs: Sequence[str | Path],
+    *,
+    alternatives: str | Path | None = None,
+    name_field: str | None = None,
+    roll_year: int | None = None,
+    progress: Progress = _noop,
+) -> BatchResult:
+    """Evaluate many territories against the same rolls.
+
+    Parameters
+    ----------
+    configs
+        One or more petition configs.
+    alternatives
+        Boundary alternatives (see :func:`pipeline.io.history.read_alternatives`);
+        each config is evaluated with each alternative instead of its own
+        territory. ``None``: each config with its own territory.
+    name_field
+        Field naming the features of a one-layer ``alternatives``.
+    roll_year
+        Force the roll year of every town (as ``petition run --roll-year``).
+
+    Returns
+    -------
+    BatchResult
+        One row per territory, in the order given.
+
+    Raises
+    ------
+    InputError
+        Any bad input (config, roll, boundary, alternative).
+
+    Notes
+    -----
+    Configs whose resolved contents are equal except ``[territory]``,
+    ``[output]`` and the petition's name, and whose territories choose the
+    same working CRS, share one load. Alternatives are read in the working
+    CRS of their config's own territory. A scenario's summary is that of
+    :func:`pipeline.evaluate.evaluate` on the same inputs with the territory
+    swapped (see :mod:`pipeline.scenario`).
+    """
+    if not configs:
+        raise InputError(None, "give at least one config")
+    loaded = [load_config(c) for c in configs]
+    groups: dict[str, Scenario] = {}
+    rows: list[BatchRow] = []
+    taken: set[str] = set()
+    loads = 0
+
+    def scenario_for(config: PetitionConfig, working_crs: str) -> tuple[Scenario, bool]:
+        nonlocal loads
+        key = _share_key(config, working_crs)
+        if key in groups:
+            return groups[key], False
+        progress(f"Reading the inputs of {config.source}")
+        inputs = load_inputs(config, progress=progress, roll_year=roll_year)
+        loads += 1
+        groups[key] = Scenario.from_inputs(inputs, policy=config.policy)
+        return groups[key], True
+
+    for config in loaded:
+        source = config.source or Path(configs[0])
+        working_crs = choose_working_crs(config)
+        scenario, fresh = scenario_for(config, working_crs)
+        if alternatives is None:
+            if fresh:
+                territory, notes = scenario.territory, list(scenario.inputs.notes)
+            else:
+                layer, notes = read_boundary(
+                    config.territory.boundary,
+                    crs=config.territory.crs,
+                    working_crs=working_crs,
+                    what="territory",
+                )
+                try:
+                    territory, more = union_territory(layer.geometry)
+                except ValueError as exc:
+                    raise InputError(config.territory.boundary, str(exc)) from None
+                notes = notes + more
+            name = _unique(config.petition.name, taken)
+            progress(f"Evaluating {name}")
+            summary = scenario.with_boundary(territory, name=name).results()
+            rows.append(
+                BatchRow(
+                    name=name,
+                    config=source,
+                    boundary=config.territory.boundary.as_posix(),
+                    summary=_with_name(summary, name),
+                    notes=tuple(notes),
+                )
+            )
+            continue
+        alts = read_alternatives(
+            alternatives,
+            crs=config.territory.crs,
+            working_crs=working_crs,
+            name_field=name_field,
+        )
+        if not alts:
+            raise InputError(alternatives, "no alternative found")
+        for label, territory, notes in alts:
+            name = _unique(label if len(loaded) == 1 else f"{source.stem}: {label}", taken)
+            progress(f"Evaluating {name}")
+            summary = scenario.with_boundary(territory, name=name).results()
+            rows.append(
+                BatchRow(
+                    name=name,
+                    config=source,
+                    boundary=f"{Path(alternatives).as_posix()} [{label}]",
+                    summary=_with_name(summary, config.petition.name),
+                    notes=tuple(notes),
+                )
+            )
+    return BatchResult(rows=tuple(rows), loads=loads)
+
+
+def write_batch(out: str | Path, result: BatchResult) -> dict[str, Path]:
+    """Write ``batch.csv`` and ``batch.json`` into ``out`` (atomically); return them."""
+    target = Path(out)
+    table = result.table()
+    table.index.name = "metric"
+    with atomic_output_dir(target) as tmp:
+        write_csv(tmp / "batch.csv", table.reset_index())
+        write_json(
+            tmp / "batch.json",
+            {
+                "loads": result.loads,
+                "territories": [
+                    {
+                        "name": r.name,
+                        "config": r.config.as_posix(),
+                        "boundary": r.boundary,
+                        "notes": list(r.notes),
+                        "summary": r.summary,
+                    }
+                    for r in result.rows
+                ],
+            },
+        )
+    return {"batch.csv": target / "batch.csv", "batch.json": target / "batch.json"}

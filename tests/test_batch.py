@@ -1,0 +1,144 @@
+"""`petition batch`: two boundary alternatives of the hand-worked petition, inputs read once.
+
+Alternatives (the petition of ``test_run_handworked``):
+
+* ``east``: x in [0, 1500], y in [0, 500] (the original territory): A1, A2 whole,
+  B1 half. Full values 100,000 + 50,000 + 40,000 = 190,000; signers 125,000
+  -> 65.789... %; part B 0 % -> fails.
+* ``west``: x in [0, 1250], y in [0, 500]: A1, A2 whole, B1 a quarter
+  (250 of its 1000 ft width): 40,000 x 0.25 = 10,000 assessed / 0.5 = 20,000
+  full. Total 100,000 + 50,000 + 20,000 = 170,000; signers 125,000 ->
+  73.529... %; part B 0 % -> fails.
+
+The batch must give the figures of two separate ``petition run``s.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import geopandas as gpd
+import pandas as pd
+import pytest
+from test_run_handworked import CRS, _b, make_petition
+from typer.testing import CliRunner
+
+from pipeline.batch import run_batch, write_batch
+from pipeline.cli import app
+from pipeline.run import run_petition
+
+ALTS = {"east": (0, 0, 1500, 500), "west": (0, 0, 1250, 500)}
+
+
+def _same(a: Any, b: Any, where: str = "") -> None:
+    """Equal JSON objects, floats to 1e-9 relative."""
+    if isinstance(a, dict):
+        assert isinstance(b, dict) and set(a) == set(b), where
+        for k in a:
+            _same(a[k], b[k], f"{where}.{k}")
+    elif isinstance(a, list):
+        assert isinstance(b, list) and len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _same(x, y, f"{where}[{i}]")
+    elif isinstance(a, float) and not isinstance(b, bool):
+        assert math.isclose(a, float(b), rel_tol=1e-9, abs_tol=1e-9), where
+    else:
+        assert a == b, where
+
+
+@pytest.fixture(scope="module")
+def petition(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    root = tmp_path_factory.mktemp("batch")
+    config = make_petition(root / "p")
+    alts = root / "p" / "alternatives"
+    alts.mkdir()
+    configs = {}
+    for name, (x1, y1, x2, y2) in ALTS.items():
+        gpd.GeoDataFrame(geometry=[_b(x1, y1, x2, y2)], crs=CRS).to_file(
+            alts / f"{name}.geojson", driver="GeoJSON"
+        )
+        cfg = root / "p" / f"petition-{name}.toml"
+        cfg.write_text(
+            config.read_text().replace(
+                'boundary = "territory.geojson"', f'boundary = "alternatives/{name}.geojson"'
+            )
+        )
+        configs[name] = cfg
+    runs = {
+        name: json.loads((run_petition(cfg, out=root / f"run-{name}") / "summary.json").read_text())
+        for name, cfg in configs.items()
+    }
+    return {"root": root, "config": config, "alts": alts, "configs": configs, "runs": runs}
+
+
+def test_alternatives_folder_equals_separate_runs(petition) -> None:
+    result = run_batch([petition["config"]], alternatives=petition["alts"])
+    assert result.loads == 1  # rolls and parcel layer read once
+    assert [r.name for r in result.rows] == ["east", "west"]
+    for row in result.rows:
+        _same(row.summary, petition["runs"][row.name], row.name)
+    east, west = (r.summary["owner_test"] for r in result.rows)
+    assert east["percent"] == pytest.approx(100 * 125_000 / 190_000)  # 65.789...
+    assert east["passes"] is False  # part B: 0 %
+    assert west["total_value"] == pytest.approx(170_000)
+    assert west["percent"] == pytest.approx(100 * 125_000 / 170_000)  # 73.529...
+    assert west["parts"][1]["total_full"] == pytest.approx(20_000)
+    table = result.table()
+    assert list(table.columns) == ["east", "west"]
+    assert table.loc["owner test, part 104600: total full"].tolist() == pytest.approx(
+        [40_000, 20_000]
+    )
+
+
+def test_many_configs_share_one_load(petition) -> None:
+    cfgs = petition["configs"]
+    result = run_batch([cfgs["east"], cfgs["west"]])
+    assert result.loads == 1  # the two configs differ only in their territory
+    # both are named "Village of Handworked": the second gets a suffix
+    assert [r.name for r in result.rows] == ["Village of Handworked", "Village of Handworked (2)"]
+    _same(result.rows[1].summary["owner_test"], petition["runs"]["west"]["owner_test"])
+
+
+def test_layer_of_features_named_by_field(petition, tmp_path: Path) -> None:
+    layer = tmp_path / "alts.gpkg"
+    gpd.GeoDataFrame(
+        {"label": ["W", "E"]},
+        geometry=[_b(*ALTS["west"]), _b(*ALTS["east"])],
+        crs=CRS,
+    ).to_file(layer, driver="GPKG")
+    result = run_batch([petition["config"]], alternatives=layer, name_field="label")
+    assert [r.name for r in result.rows] == ["W", "E"]
+    _same(result.rows[0].summary, petition["runs"]["west"])
+    files = write_batch(tmp_path / "out", result)
+    table = pd.read_csv(files["batch.csv"], index_col="metric")
+    assert list(table.columns) == ["W", "E"]
+    assert float(table.loc["owner test: percent", "W"]) == pytest.approx(1250 / 17)  # 73.53
+    data = json.loads(files["batch.json"].read_text())
+    assert data["loads"] == 1
+    assert [t["name"] for t in data["territories"]] == ["W", "E"]
+
+
+def test_batch_command(petition, tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "b"
+    ok = runner.invoke(
+        app,
+        [
+            "batch",
+            str(petition["config"]),
+            "--alternatives",
+            str(petition["alts"]),
+            "--out",
+            str(out),
+        ],
+    )
+    assert ok.exit_code == 0, ok.output
+    assert (out / "batch.csv").is_file() and (out / "batch.json").is_file()
+    bad = runner.invoke(
+        app, ["batch", str(petition["config"]), "--alternatives", str(tmp_path), "--out", str(out)]
+    )
+    assert bad.exit_code == 2
+    assert "no boundary file" in bad.stderr

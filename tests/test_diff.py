@@ -1,0 +1,222 @@
+"""Two years of the hand-worked petition's rolls, and `petition diff` between them.
+
+The petition of ``test_run_handworked`` (filed 2023-06-01: last completed roll
+2022), with each town's ``roll`` a folder of one roll per year:
+
+* ``rolls-a/roll-2022.csv``: the original roll of town A (104400);
+* ``rolls-a/roll-2023.csv``: parcel 1.-1-2 (MARY & PETER JONES, 50,000) is
+  split into 1.-1-2.1 and 1.-1-2.2 (25,000 each, same owners), and parcel
+  1.-1-1 (100,000) passes from JOHN SMITH to JANE DOE;
+* ``rolls-b/roll-2022.csv`` and ``rolls-b/current.csv`` (a file whose year is
+  told by its ``roll_year`` column, 2023): town B unchanged.
+
+The parcel layer holds 1.-1-2 and its two halves (x 500-750 and 750-1000),
+all inside the territory. Rates 2022: A 100, B 50; 2023: A 80, B 40.
+
+Run 2022 (default) → run 2023 (``roll_year=2023``). By hand:
+
+| parcel   | 2022 full            | 2023 full                 |
+|----------|----------------------|---------------------------|
+| 1.-1-1   | 100,000 / 1.0 = 100,000 | 100,000 / 0.8 = 125,000 |
+| 1.-1-2   |  50,000 / 1.0 =  50,000 | (split)                 |
+| 1.-1-2.1 |                      | 25,000 / 0.8 = 31,250     |
+| 1.-1-2.2 |                      | 25,000 / 0.8 = 31,250     |
+| 2.-1-1   | 20,000 / 0.5 = 40,000 | 20,000 / 0.4 = 50,000    |
+
+Part A total full: 150,000 → 125,000 + 31,250 + 31,250 = 187,500.
+Overall total: 190,000 → 187,500 + 50,000 = 237,500.
+Signers credited in 2022 for a parcel that changed: John Smith (1.-1-1, owners
+changed) and Mary Jones (1.-1-2, split).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import geopandas as gpd
+import pandas as pd
+import pytest
+from test_run_handworked import CRS, ROLL_HEADER, _b, make_petition
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.diff import ResultSet, diff_results, owner_set
+from pipeline.io.history import read_results, roll_years
+from pipeline.run import run_petition
+
+A_2022 = (
+    "2022,104400,104489,1,210,1.-1-1,1,Main,St,John,,Smith,,,1,Main,St,Harlow,NY,12106,"
+    "20000,100000,100000\n"
+    "2022,104400,104489,1,210,1.-1-2,2,Main,St,Mary,,Jones,Peter,Jones,2,Main,St,"
+    "Harlow,NY,12106,10000,50000,50000\n"
+)
+A_2023 = (
+    "2023,104400,104489,1,210,1.-1-1,1,Main,St,Jane,,Doe,,,1,Main,St,Harlow,NY,12106,"
+    "20000,100000,100000\n"
+    "2023,104400,104489,1,210,1.-1-2.1,2,Main,St,Mary,,Jones,Peter,Jones,2,Main,St,"
+    "Harlow,NY,12106,5000,25000,25000\n"
+    "2023,104400,104489,1,210,1.-1-2.2,2,Main,St,Mary,,Jones,Peter,Jones,2,Main,St,"
+    "Harlow,NY,12106,5000,25000,25000\n"
+)
+
+
+def make_two_years(root: Path) -> Path:
+    """The hand-worked petition with a roll folder per town (2022 and 2023)."""
+    config = make_petition(root)
+    (root / "rolls-a").mkdir()
+    (root / "rolls-a" / "roll-2022.csv").write_text(ROLL_HEADER + A_2022)
+    (root / "rolls-a" / "roll-2023.csv").write_text(ROLL_HEADER + A_2023)
+    b = (root / "roll-b.csv").read_text()
+    (root / "rolls-b").mkdir()
+    (root / "rolls-b" / "roll-2022.csv").write_text(b)
+    (root / "rolls-b" / "current.csv").write_text(b.replace("\n2022,", "\n2023,"))
+    gpd.GeoDataFrame(
+        {
+            "SWIS": ["104489"] * 4 + ["104689"] * 2,
+            "PRINT_KEY": ["1.-1-1", "1.-1-2", "1.-1-2.1", "1.-1-2.2", "2.-1-1", "2.-1-2"],
+        },
+        geometry=[
+            _b(0, 0, 500, 500),
+            _b(500, 0, 1000, 500),
+            _b(500, 0, 750, 500),
+            _b(750, 0, 1000, 500),
+            _b(1000, 0, 2000, 500),
+            _b(1000, 500, 2000, 1000),
+        ],
+        crs=CRS,
+    ).to_file(root / "parcels.gpkg", driver="GPKG")
+    text = config.read_text()
+    text = text.replace('roll = "roll-a.csv"', 'roll = "rolls-a"')
+    text = text.replace('roll = "roll-b.csv"', 'roll = "rolls-b"')
+    config.write_text(text)
+    return config
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    root = tmp_path_factory.mktemp("years")
+    config = make_two_years(root / "p")
+    r22 = run_petition(config, out=root / "r2022")
+    r23 = run_petition(config, out=root / "r2023", roll_year=2023)
+    return config, r22, r23
+
+
+def test_roll_folder_years(two_runs) -> None:
+    config, _, _ = two_runs
+    years = roll_years(config.parent / "rolls-b")
+    # roll-2022.csv by its name; current.csv by its roll_year column
+    assert {y: [p.name for p in ps] for y, ps in years.items()} == {
+        2022: ["roll-2022.csv"],
+        2023: ["current.csv"],
+    }
+
+
+def test_roll_year_picks_the_years_roll(two_runs) -> None:
+    _, r22, r23 = two_runs
+    p22 = pd.read_csv(r22 / "parcels.csv", dtype={"print_key_code": str})
+    p23 = pd.read_csv(r23 / "parcels.csv", dtype={"print_key_code": str})
+    # filed 2023-06-01, roll completed 1 July: the 2022 roll by default
+    assert sorted(p22["print_key_code"]) == ["1.-1-1", "1.-1-2", "2.-1-1"]
+    assert sorted(p23["print_key_code"]) == ["1.-1-1", "1.-1-2.1", "1.-1-2.2", "2.-1-1"]
+    manifest = json.loads((r23 / "manifest.json").read_text())
+    assert manifest["options"] == {"roll_year": 2023}
+    assert {t["roll_year"] for t in manifest["config"]["towns"]} == {2023}
+
+
+def test_diff_lists_exactly_the_split_and_the_owner_change(two_runs) -> None:
+    _, r22, r23 = two_runs
+    d = diff_results(read_results(r22), read_results(r23))
+    c = d.changes
+    assert d.count("added") == 0
+    assert d.count("removed") == 0
+    assert d.count("merged") == 0
+    split = c.loc[c["change"] == "split"]
+    assert split[["print_key_code", "related"]].values.tolist() == [
+        ["1.-1-2", "1.-1-2.1; 1.-1-2.2"]
+    ]
+    owners = c.loc[c["change"] == "owners_changed"]
+    assert owners[["print_key_code", "before", "after"]].values.tolist() == [
+        ["1.-1-1", "JOHN SMITH", "JANE DOE"]
+    ]
+    signers = c.loc[c["change"] == "signer_owner_changed"].sort_values("line")
+    assert signers["name"].tolist() == ["John Smith", "Mary Jones"]
+    assert signers["print_key_code"].tolist() == ["1.-1-1", "1.-1-2"]
+    assert signers["field"].iloc[0].startswith("owners changed; no longer credited")
+    # Mary Jones is credited in 2023 for both halves: 2 x 25,000 / 2 owners = 25,000 assessed
+    assert signers["field"].iloc[1] == (
+        "split into 1.-1-2.1, 1.-1-2.2; still credited for what it became in r2023"
+    )
+    assert signers["line"].tolist() == [1, 2]
+    # values and rates: only the parcels in both runs, 1.-1-1 and 2.-1-1
+    values = c.loc[c["change"] == "value_changed"]
+    got = {(r.print_key_code, r.field): (r.before, r.after) for r in values.itertuples()}
+    assert got[("1.-1-1", "equalization_rate")] == (100.0, 80.0)
+    assert got[("1.-1-1", "apportioned_full")] == pytest.approx((100_000, 125_000))  # /0.8
+    assert got[("1.-1-1", "signer_credit_full")] == pytest.approx((100_000, 0))  # not an owner
+    assert got[("2.-1-1", "equalization_rate")] == (50.0, 40.0)
+    assert got[("2.-1-1", "apportioned_full")] == pytest.approx((40_000, 50_000))  # 20,000/0.4
+    assert {k[0] for k in got} == {"1.-1-1", "2.-1-1"}
+    t = d.tests
+    assert t.loc["owner test, part 104400: total full", "before"] == pytest.approx(150_000)
+    assert t.loc["owner test, part 104400: total full", "after"] == pytest.approx(187_500)
+    assert t.loc["owner test: total value", "after"] == pytest.approx(237_500)
+    # signers 2023: Mary Jones only, 25,000 assessed / 0.8 = 31,250 full
+    assert t.loc["owner test: signer value", "after"] == pytest.approx(31_250)
+    assert t.loc["owner test, part 104400: equalization rate", "after"] == 80.0
+    assert t.loc["owner test: percent", "before"] == pytest.approx(100 * 125_000 / 190_000)
+    report = d.report()
+    assert "Parcels split: 1" in report
+    assert "104489:1.-1-2 -> 1.-1-2.1; 1.-1-2.2" in report
+    assert "JOHN SMITH -> JANE DOE" in report
+
+
+def test_pure_merge_added_removed() -> None:
+    def rs(name: str, keys: list[str]) -> ResultSet:
+        parcels = pd.DataFrame(
+            {
+                "swis_code": ["104489"] * len(keys),
+                "print_key_code": keys,
+                "owners": ["X"] * len(keys),
+                "assessed_value": [1.0] * len(keys),
+            }
+        )
+        sigs = pd.DataFrame(columns=["page", "line", "name", "status", "matched_to"])
+        summary = {
+            "territory": {"square_miles": 1.0, "towns": []},
+            "owner_test": {"applies": False},
+            "resident_test": {"applies": False},
+            "population": {},
+            "area": {},
+            "designees": {},
+            "filing": {},
+            "deficiencies": [],
+            "sufficient": False,
+        }
+        return ResultSet(name, summary, parcels, sigs)
+
+    # 5-1-1.1 and 5-1-1.2 merged into 5-1-1; 7-1-1 removed; 8-1-1 added
+    a = rs("a", ["5.-1-1.1", "5.-1-1.2", "7.-1-1", "9.-1-1"])
+    b = rs("b", ["5.-1-1", "8.-1-1", "9.-1-1"])
+    d = diff_results(a, b)
+    c = d.changes.set_index("change")
+    assert c.loc["merged", "print_key_code"] == "5.-1-1"
+    assert c.loc["merged", "related"] == "5.-1-1.1; 5.-1-1.2"
+    assert c.loc["removed", "print_key_code"] == "7.-1-1"
+    assert c.loc["added", "print_key_code"] == "8.-1-1"
+    assert len(d.changes) == 3
+    assert owner_set("MARY JONES;  peter jones") == owner_set("PETER JONES; MARY JONES")
+
+
+def test_diff_command_prints_and_writes_csv(two_runs, tmp_path: Path) -> None:
+    _, r22, r23 = two_runs
+    out = tmp_path / "changes.csv"
+    runner = CliRunner()
+    proc = runner.invoke(app, ["diff", str(r22), str(r23), "--out", str(out)])
+    assert proc.exit_code == 0, proc.output
+    assert "Owners changed: 1" in proc.stdout
+    table = pd.read_csv(out, dtype=str)
+    assert set(table["change"]) >= {"split", "owners_changed", "signer_owner_changed", "test"}
+    bad = runner.invoke(app, ["diff", str(r22), str(tmp_path / "nope")])
+    assert bad.exit_code == 2
+    assert "nope" in bad.stderr
