@@ -13,10 +13,21 @@ import io
 import math
 import re
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["dollars", "fraction", "percent", "rate", "stable_zip", "town_label", "write_bytes"]
+__all__ = [
+    "dollars",
+    "fraction",
+    "percent",
+    "rate",
+    "stable_zip",
+    "town_label",
+    "write_bytes",
+    "xml_text",
+    "xml_valid",
+]
 
 
 def _number(value: Any) -> float | None:
@@ -65,7 +76,9 @@ _CORE_TIME = re.compile(
 _PRINTED = re.compile(rb"(<cp:lastPrinted>)[^<]*(</cp:lastPrinted>)")
 
 
-def stable_zip(data: bytes, *, when: dt.date) -> bytes:
+def stable_zip(
+    data: bytes, *, when: dt.date, edit: Callable[[str, bytes], bytes] | None = None
+) -> bytes:
     """Rewrite an Office zip so that it no longer depends on the clock.
 
     Parameters
@@ -74,6 +87,9 @@ def stable_zip(data: bytes, *, when: dt.date) -> bytes:
         The bytes of a DOCX or XLSX file.
     when
         The date written into every entry and into the document properties.
+    edit
+        Optional ``edit(name, content) -> content`` applied to every entry
+        before it is written (e.g. to splice prepared XML into a part).
 
     Returns
     -------
@@ -88,6 +104,8 @@ def stable_zip(data: bytes, *, when: dt.date) -> bytes:
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as dst:
         for info in src.infolist():
             content = src.read(info.filename)
+            if edit is not None:
+                content = edit(info.filename, content)
             if info.filename == "docProps/core.xml":
                 content = _CORE_TIME.sub(rb"\g<1>" + stamp + rb"\g<2>", content)
                 content = _PRINTED.sub(rb"\g<1>" + stamp + rb"\g<2>", content)
@@ -99,6 +117,24 @@ def stable_zip(data: bytes, *, when: dt.date) -> bytes:
             entry.external_attr = 0o644 << 16
             dst.writestr(entry, content, compresslevel=6)
     return out.getvalue()
+
+
+#: Characters XML 1.0 cannot hold (C0 controls but tab, newline, return; U+FFFE/F).
+_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def xml_text(text: str) -> str:
+    """Escape ``text`` for XML content (``&``, ``<``, ``>``).
+
+    Characters XML cannot hold are left to :func:`xml_valid`, applied once to
+    the finished markup (the markup itself never contains them).
+    """
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def xml_valid(markup: str) -> str:
+    """``markup`` with every character XML 1.0 cannot hold replaced by U+FFFD."""
+    return _XML_BAD.sub("\ufffd", markup) if _XML_BAD.search(markup) else markup
 
 
 def write_bytes(path: Path, data: bytes) -> Path:

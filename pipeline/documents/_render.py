@@ -3,19 +3,26 @@
 A document is a list of blocks; the certification and the exhibits are written
 once as blocks and rendered twice, so the DOCX and the PDF always say the same.
 Both renderers are deterministic (fixed dates, reportlab's invariant mode).
+
+Tables are written in bulk, so that an annex of thousands of rows costs
+seconds, not minutes: in the DOCX as one piece of WordprocessingML spliced into
+``word/document.xml``; in the PDF as a hand-drawn grid whose cells are measured
+once and whose page breaks only cut a range of rows (the header is repeated on
+every page).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape as xml_escape
 
-from pipeline.documents._common import stable_zip, write_bytes
+from pipeline.documents._common import stable_zip, write_bytes, xml_text, xml_valid
 
 
 @dataclass(frozen=True)
@@ -108,6 +115,7 @@ def render_docx(doc: Document, path: Path) -> Path:
         "center": WD_ALIGN_PARAGRAPH.CENTER,
         "right": WD_ALIGN_PARAGRAPH.RIGHT,
     }
+    tables: list[bytes] = []
     for block in doc.blocks:
         if isinstance(block, Title):
             p = d.add_heading(block.text, level=0)
@@ -127,48 +135,66 @@ def render_docx(doc: Document, path: Path) -> Path:
                 run.font.name = "Courier New"
                 run.font.size = Pt(9)
         elif isinstance(block, Table):
-            _docx_table(d, block, usable)
+            # a marker paragraph, replaced by the table in the saved XML
+            d.add_paragraph(_marker(len(tables)))
+            tables.append(_docx_table(block, usable))
         elif isinstance(block, PageBreak):
             d.add_page_break()  # type: ignore[no-untyped-call]
     buf = io.BytesIO()
     d.save(buf)
-    return write_bytes(path, stable_zip(buf.getvalue(), when=doc.when))
+
+    def splice(name: str, content: bytes) -> bytes:
+        if name != "word/document.xml":
+            return content
+        for i, table in enumerate(tables):
+            marker = f"<w:p><w:r><w:t>{_marker(i)}</w:t></w:r></w:p>".encode()
+            if content.count(marker) != 1:  # pragma: no cover - python-docx changed
+                raise RuntimeError(f"table marker {i} not found once in the document")
+            content = content.replace(marker, table)
+        return content
+
+    return write_bytes(path, stable_zip(buf.getvalue(), when=doc.when, edit=splice))
 
 
-def _docx_table(d: Any, block: Table, usable_in: float) -> None:
-    """Append a table as one piece of WordprocessingML (fast for thousands of rows)."""
-    from docx.oxml import parse_xml
+def _docx_table(block: Table, usable_in: float) -> bytes:
+    """A table as one piece of WordprocessingML, written as text (fast for many rows).
 
+    The body of the document declares the ``w`` namespace; the table is
+    spliced into ``word/document.xml`` in place of its marker paragraph.
+    """
     total_w = sum(block.widths) or 1.0
     twips = [int(usable_in * 1440 * w / total_w) for w in block.widths]
-    rows = [block.header, *block.rows]
-    last = len(rows) - 1
     out = [
-        f'<w:tbl {_W_NS}><w:tblPr><w:tblStyle w:val="TableGrid"/><w:tblW w:w="{sum(twips)}" '
+        f'<w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/><w:tblW w:w="{sum(twips)}" '
         'w:type="dxa"/><w:tblLayout w:type="fixed"/></w:tblPr><w:tblGrid>',
         *(f'<w:gridCol w:w="{t}"/>' for t in twips),
         "</w:tblGrid>",
     ]
-    for r, row in enumerate(rows):
-        bold = "<w:b/>" if r == 0 or (block.totals and r == last) else ""
-        head = "<w:trPr><w:tblHeader/></w:trPr>" if r == 0 else ""
-        out.append(f"<w:tr>{head}")
-        for c, text in enumerate(row):
-            jc = '<w:jc w:val="right"/>' if c in block.right and r > 0 else ""
-            out.append(
-                f'<w:tc><w:tcPr><w:tcW w:w="{twips[c]}" w:type="dxa"/></w:tcPr>'
-                f'<w:p><w:pPr><w:spacing w:after="0"/>{jc}</w:pPr><w:r><w:rPr>{bold}'
-                f'<w:sz w:val="16"/></w:rPr><w:t xml:space="preserve">{xml_escape(str(text))}'
-                "</w:t></w:r></w:p></w:tc>"
-            )
+
+    def cells(bold: bool, align: bool) -> list[str]:
+        b = "<w:b/>" if bold else ""
+        return [
+            f'<w:tc><w:tcPr><w:tcW w:w="{t}" w:type="dxa"/></w:tcPr><w:p><w:pPr>'
+            f'<w:spacing w:after="0"/>{jc if align and c in block.right else ""}</w:pPr><w:r>'
+            f'<w:rPr>{b}<w:sz w:val="16"/></w:rPr><w:t xml:space="preserve">'
+            for c, t in enumerate(twips)
+        ]
+
+    jc = '<w:jc w:val="right"/>'
+    head, body, bold_body = cells(True, False), cells(False, True), cells(True, True)
+    end = "</w:t></w:r></w:p></w:tc>"
+    last = len(block.rows) - 1
+    for r, row in enumerate([block.header, *block.rows]):
+        pre = head if r == 0 else bold_body if block.totals and r - 1 == last else body
+        out.append("<w:tr><w:trPr><w:tblHeader/></w:trPr>" if r == 0 else "<w:tr>")
+        out.extend(f"{pre[c]}{xml_text(str(text))}{end}" for c, text in enumerate(row))
         out.append("</w:tr>")
-    out.append("</w:tbl>")
-    body = d.element.body
-    body.insert(len(body) - 1, parse_xml("".join(out)))  # before the final sectPr
-    d.add_paragraph()
+    out.append("</w:tbl><w:p/>")
+    return xml_valid("".join(out)).encode("utf-8")
 
 
-_W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+def _marker(i: int) -> str:
+    return f"@@village-petition-table-{i}@@"
 
 
 # --- PDF ----------------------------------------------------------------------------
@@ -176,21 +202,18 @@ _W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 
 def render_pdf(doc: Document, path: Path) -> Path:
     """Write ``doc`` as PDF with reportlab (invariant mode: byte-stable)."""
-    from reportlab.lib import colors
-    from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+    from reportlab.lib.enums import TA_CENTER, TA_RIGHT
     from reportlab.lib.pagesizes import landscape, letter
     from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
     from reportlab.lib.units import inch
     from reportlab.platypus import (
-        LongTable,
+        PageBreak as RLPageBreak,
+    )
+    from reportlab.platypus import (
         Paragraph,
         Preformatted,
         SimpleDocTemplate,
         Spacer,
-        TableStyle,
-    )
-    from reportlab.platypus import (
-        PageBreak as RLPageBreak,
     )
 
     size = landscape(letter) if doc.landscape else letter
@@ -224,15 +247,6 @@ def render_pdf(doc: Document, path: Path) -> Path:
     }
     title = ParagraphStyle("t", parent=styles["Title"], fontName="Times-Bold", fontSize=15)
     heading = ParagraphStyle("h", parent=styles["Heading2"], fontName="Times-Bold", fontSize=12)
-    cell = ParagraphStyle(
-        "cell",
-        parent=body,
-        fontName="Helvetica",
-        fontSize=7,
-        leading=8.5,
-        spaceAfter=0,
-        alignment=TA_LEFT,
-    )
     mono = ParagraphStyle("mono", parent=body, fontName="Courier", fontSize=8.5, leading=10.5)
     usable = size[0] - 1.6 * inch
     story: list[object] = []
@@ -251,31 +265,243 @@ def render_pdf(doc: Document, path: Path) -> Path:
         elif isinstance(block, Table):
             total_w = sum(block.widths) or 1.0
             widths = [usable * w / total_w for w in block.widths]
-            data: list[list[object]] = [
-                [Paragraph(f"<b>{xml_escape(h)}</b>", cell) for h in block.header]
-            ]
-            for row in block.rows:
-                data.append(
-                    [
-                        Paragraph(xml_escape(str(v)), cell) if i in block.wrap else str(v)
-                        for i, v in enumerate(row)
-                    ]
-                )
-            t = LongTable(data, colWidths=widths, repeatRows=1)
-            style = [
-                ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
-                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8e8")),
-                ("FONT", (0, 1), (-1, -1), "Helvetica", 7),
-                ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-            ]
-            for i in block.right:
-                style.append(("ALIGN", (i, 1), (i, -1), "RIGHT"))
-            if block.totals and block.rows:
-                style.append(("FONT", (0, -1), (-1, -1), "Helvetica-Bold", 7))
-            t.setStyle(TableStyle(style))
-            story.append(t)
+            story.append(_grid_table(block, widths))
             story.append(Spacer(1, 8))
-    template.build(story)
+    # Streams deflated only: reportlab's pure-Python ASCII85 step costs seconds
+    # on long tables and adds nothing to a binary file.
+    from reportlab import rl_config
+
+    a85 = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        template.build(story)
+    finally:
+        rl_config.useA85 = a85
     return write_bytes(path, buf.getvalue())
+
+
+# --- PDF tables ---------------------------------------------------------------------
+#
+# A platypus ``Table`` re-measures every remaining row each time it is split
+# across a page, so a table of n rows over p pages costs O(n·p): minutes for
+# the annex of a large town. The tables here are drawn by hand instead: every
+# cell is measured once (character widths cached per font), the row heights
+# are summed once, and a page break only cuts the index range of the rows.
+
+_CELL_FONT = "Helvetica"
+_CELL_BOLD = "Helvetica-Bold"
+_CELL_SIZE = 7.0
+_CELL_LEADING = 8.5
+_PAD_X = 4.0
+_PAD_Y = 1.5
+_GRID_WIDTH = 0.25
+_GRID_GREY = 0.5  # reportlab's colors.grey
+_HEADER_GREY = (0xE8 / 255, 0xE8 / 255, 0xE8 / 255)
+
+
+class _Measure:
+    """Text width in points for one font and size, character widths cached.
+
+    Notes
+    -----
+    The standard Type 1 fonts have no kerning, so the width of a string is the
+    sum of the widths of its characters:
+    ``width(s) = Σ w(c) · size / 1000``.
+    """
+
+    def __init__(self, font: str, size: float) -> None:
+        self.font = font
+        self.size = size
+        self._chars: dict[str, float] = {}
+
+    def __call__(self, text: str) -> float:
+        try:
+            return sum(map(self._chars.__getitem__, text))
+        except KeyError:
+            from reportlab.pdfbase.pdfmetrics import stringWidth
+
+            for ch in set(text) - self._chars.keys():
+                self._chars[ch] = stringWidth(ch, self.font, self.size)
+            return sum(map(self._chars.__getitem__, text))
+
+
+def _wrap_words(text: str, width: float, measure: Callable[[str], float]) -> list[str]:
+    """Greedy word wrap of ``text`` into lines no wider than ``width`` (long words overflow)."""
+    lines: list[str] = []
+    space = measure(" ")
+    for para in text.split("\n"):
+        words = para.split()
+        if not words:
+            lines.append("")
+            continue
+        line, used = words[0], measure(words[0])
+        for word in words[1:]:
+            w = measure(word)
+            if used + space + w <= width:
+                line += " " + word
+                used += space + w
+            else:
+                lines.append(line)
+                line, used = word, w
+        lines.append(line)
+    return lines or [""]
+
+
+@dataclass
+class _GridData:
+    """A table measured once: the lines of every cell and the height of every row."""
+
+    widths: list[float]
+    right: frozenset[int]
+    header: list[list[str]]
+    header_h: float
+    rows: list[list[list[str]]]
+    #: ``tops[i]`` = height of rows ``0 .. i-1`` (``tops[0] = 0``).
+    tops: list[float]
+    bold_last: bool
+    measure: _Measure
+    measure_bold: _Measure
+
+
+def _row_height(cells: list[list[str]]) -> float:
+    return 2 * _PAD_Y + _CELL_LEADING * max((len(c) for c in cells), default=1)
+
+
+def _grid_table(block: Table, widths: list[float]) -> Any:
+    """The flowable of one table (header repeated on every page)."""
+    from itertools import accumulate
+
+    measure = _Measure(_CELL_FONT, _CELL_SIZE)
+    bold = _Measure(_CELL_BOLD, _CELL_SIZE)
+    inner = [max(w - 2 * _PAD_X, 1.0) for w in widths]
+    wrap = frozenset(block.wrap)
+    header = [_wrap_words(str(h), inner[i], bold) for i, h in enumerate(block.header)]
+    last = len(block.rows) - 1
+    rows: list[list[list[str]]] = []
+    for r, row in enumerate(block.rows):
+        m = bold if block.totals and r == last else measure
+        rows.append(
+            [
+                _wrap_words(str(v), inner[i], m) if i in wrap else str(v).split("\n")
+                for i, v in enumerate(row)
+            ]
+        )
+    tops = [0.0, *accumulate(_row_height(c) for c in rows)]
+    data = _GridData(
+        widths=widths,
+        right=frozenset(block.right),
+        header=header,
+        header_h=_row_height(header),
+        rows=rows,
+        tops=tops,
+        bold_last=block.totals and bool(block.rows),
+        measure=measure,
+        measure_bold=bold,
+    )
+    return _make_grid_flowable(data, 0, len(rows))
+
+
+def _make_grid_flowable(data: _GridData, start: int, stop: int) -> Any:
+    return _grid_class()(data, start, stop)
+
+
+@functools.cache
+def _grid_class() -> type:
+    """The flowable class (made on first use: reportlab is imported lazily)."""
+    from bisect import bisect_right
+
+    from reportlab.platypus.flowables import Flowable
+
+    class GridTable(Flowable):  # type: ignore[misc]
+        """Rows ``start .. stop-1`` of a measured table, under its header."""
+
+        def __init__(self, data: _GridData, start: int, stop: int) -> None:
+            super().__init__()
+            self.data, self.start, self.stop = data, start, stop
+            self.width = sum(data.widths)
+            self.height = data.header_h + data.tops[stop] - data.tops[start]
+
+        def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+            return self.width, self.height
+
+        def split(self, avail_width: float, avail_height: float) -> list[Any]:
+            data, start, stop = self.data, self.start, self.stop
+            room = avail_height - data.header_h + data.tops[start]
+            end = bisect_right(data.tops, room, lo=start, hi=stop + 1) - 1
+            if end <= start:
+                return []
+            if end >= stop:
+                return [self]
+            return [GridTable(data, start, end), GridTable(data, end, stop)]
+
+        def draw(self) -> None:
+            _draw_grid(self.canv, self.data, self.start, self.stop, self.height)
+
+    return GridTable
+
+
+def _draw_grid(canv: Any, data: _GridData, start: int, stop: int, height: float) -> None:
+    """Draw the header and rows ``start .. stop-1`` with the top edge at ``height``."""
+    xs = [0.0, *data.widths]
+    for i in range(1, len(xs)):
+        xs[i] += xs[i - 1]
+    width = xs[-1]
+    canv.saveState()
+    canv.setFillColorRGB(*_HEADER_GREY)
+    canv.rect(0, height - data.header_h, width, data.header_h, stroke=0, fill=1)
+    # row boundaries (y from the top of the flowable)
+    ys = [height, height - data.header_h]
+    base = data.tops[start]
+    for i in range(start + 1, stop + 1):
+        ys.append(height - data.header_h - (data.tops[i] - base))
+    canv.setStrokeGray(_GRID_GREY)
+    canv.setLineWidth(_GRID_WIDTH)
+    grid = [f"0 {y:.2f} m {width:.2f} {y:.2f} l" for y in ys]
+    grid += [f"{x:.2f} {ys[-1]:.2f} m {x:.2f} {height:.2f} l" for x in xs]
+    canv.addLiteral("\n".join(grid) + "\nS")
+    canv.setFillGray(0)
+    # The text as raw PDF operators: one text object, a text matrix per line.
+    # Printable ASCII is escaped here; any other text goes through reportlab's
+    # encoder (WinAnsi and the substitution fonts), as a platypus table would.
+    fonts = {f: canv._doc.getInternalFontName(f) for f in (_CELL_FONT, _CELL_BOLD)}
+    encoder = canv.beginText()
+    ops = ["BT"]
+    add = ops.append
+    # left edges of the text, as the start of a text matrix
+    left = [f"1 0 0 1 {x + _PAD_X:.2f} " for x in xs[:-1]]
+    rights = [xs[c + 1] - _PAD_X if c in data.right else None for c in range(len(data.widths))]
+    lead = _CELL_LEADING
+
+    def font(bold: bool) -> _Measure:
+        name = _CELL_BOLD if bold else _CELL_FONT
+        add(f"{fonts[name]} {_CELL_SIZE:g} Tf {lead:g} TL")
+        encoder.setFont(name, _CELL_SIZE, lead)
+        return data.measure_bold if bold else data.measure
+
+    def put(
+        cells: list[list[str]], top: float, measure: _Measure, right: list[float | None]
+    ) -> None:
+        first = top - _PAD_Y - _CELL_SIZE
+        for c, lines in enumerate(cells):
+            y = first
+            edge = right[c]
+            for line in lines:
+                if line:
+                    at = left[c] if edge is None else f"1 0 0 1 {edge - measure(line):.2f} "
+                    if line.isascii() and line.isprintable():
+                        esc = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+                        add(f"{at}{y:.2f} Tm ({esc}) Tj")
+                    else:
+                        add(f"{at}{y:.2f} Tm {encoder._formatText(line)}")
+                y -= lead
+
+    put(data.header, height, font(True), [None] * len(rights))
+    measure = font(False)
+    bold_at = len(data.rows) - 1 if data.bold_last else -1
+    for i in range(start, stop):
+        if i == bold_at:
+            measure = font(True)
+        put(data.rows[i], ys[i - start + 1], measure, rights)
+    ops.append("ET")
+    canv.addLiteral("\n".join(ops))
+    canv.restoreState()

@@ -18,6 +18,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 import pyproj
+import shapely
 from shapely.geometry.base import BaseGeometry
 
 from pipeline.documents._common import write_bytes
@@ -103,6 +104,33 @@ def _feet_per_unit(crs: str) -> float:
     return float(metres) / _US_FOOT_M
 
 
+def _polygon_paths(geoms: np.ndarray[Any, Any]) -> list[Any]:
+    """One matplotlib path per polygon part of ``geoms`` (holes as inner rings).
+
+    Built from the coordinate arrays in bulk (a geopandas patch per parcel costs
+    half a millisecond). Rings are oriented (exteriors counter-clockwise, holes
+    clockwise) so that holes stay empty under the non-zero fill rule.
+    """
+    from matplotlib.path import Path as MplPath
+
+    polys = shapely.get_parts(shapely.get_parts(geoms[~shapely.is_missing(geoms)]))
+    polys = polys[shapely.get_type_id(polys) == 3]  # polygons (a collection may hold lines)
+    polys = shapely.orient_polygons(polys[~shapely.is_empty(polys)])
+    if len(polys) == 0:
+        return []
+    rings, ring_poly = shapely.get_rings(polys, return_index=True)
+    coords, ring = shapely.get_coordinates(rings, return_index=True)
+    codes = np.full(len(coords), MplPath.LINETO, dtype=MplPath.code_type)
+    first = np.r_[True, ring[1:] != ring[:-1]]
+    codes[first] = MplPath.MOVETO
+    codes[np.r_[first[1:], True]] = MplPath.CLOSEPOLY
+    owner = ring_poly[ring]
+    cuts = np.flatnonzero(owner[1:] != owner[:-1]) + 1
+    return [
+        MplPath(v, c) for v, c in zip(np.split(coords, cuts), np.split(codes, cuts), strict=True)
+    ]
+
+
 def render_map(
     *,
     territory: BaseGeometry,
@@ -117,6 +145,7 @@ def render_map(
     import matplotlib
 
     matplotlib.use("Agg", force=False)
+    from matplotlib.collections import PathCollection
     from matplotlib.figure import Figure
     from matplotlib.patches import FancyArrow, Patch, Rectangle
 
@@ -129,13 +158,22 @@ def render_map(
     shown = parcels.merge(status, left_on=PARCEL_KEY, right_index=True, how="inner")
     shown = shown.loc[shown["inside"]].sort_values(PARCEL_KEY, kind="stable")
     colors = {"credited": CREDITED, "not signed": NOT_SIGNED}
+    # one collection per colour, as geopandas would draw it; the limits are set below
     for st, color in colors.items():
-        part = shown.loc[shown["status"] == st]
-        if len(part):
-            part.plot(ax=ax, color=color, edgecolor="#555555", linewidth=0.2)
-    strad = shown.loc[shown["straddles"]]
-    if len(strad):
-        strad.plot(ax=ax, facecolor="none", edgecolor="#333333", hatch="////", linewidth=0.3)
+        paths = _polygon_paths(shown.geometry[shown["status"] == st].to_numpy())
+        if paths:
+            ax.add_collection(
+                PathCollection(paths, facecolors=color, edgecolors="#555555", linewidths=0.2),
+                autolim=False,
+            )
+    paths = _polygon_paths(shown.geometry[shown["straddles"]].to_numpy())
+    if paths:
+        ax.add_collection(
+            PathCollection(
+                paths, facecolors="none", edgecolors="#333333", hatch="////", linewidths=0.3
+            ),
+            autolim=False,
+        )
     handles: list[Any] = [
         Patch(facecolor=CREDITED, edgecolor="#555555", label="parcel credited to a signer"),
         Patch(facecolor=NOT_SIGNED, edgecolor="#555555", label="parcel not signed for"),
