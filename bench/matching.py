@@ -4,6 +4,7 @@ Not a test. Run from the repository root::
 
     .venv/bin/python bench/matching.py                         # default sample (data/raw/sample)
     .venv/bin/python bench/matching.py --parcels 40000 200000  # generated samples
+    .venv/bin/python bench/matching.py --toml /tmp/s200k/petition.toml --signers 10000
 
 For each sample it loads the petition, runs the owner matcher and the resident
 test's voter matching, and compares with ``ground_truth.csv`` (the generator's
@@ -181,11 +182,18 @@ def main() -> None:
     ap.add_argument("--parcels", type=int, nargs="*", default=[])
     ap.add_argument("--signers", type=int, default=0, help="synthetic speed load (lines)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--toml", type=Path, nargs="*", default=[], help="samples already generated (petition.toml)"
+    )
     args = ap.parse_args()
     import json
 
     from pipeline.sample import generate_sample
 
+    for toml in args.toml:
+        print(json.dumps(evaluate_sample(toml, signers=args.signers)), flush=True)
+    if args.toml and not args.parcels:
+        return
     if not args.parcels:
         print(
             json.dumps(evaluate_sample(Path("data/raw/sample/petition.toml"), signers=args.signers))

@@ -126,3 +126,33 @@ def test_vectorised_speed() -> None:
     elapsed = time.perf_counter() - t0
     assert p["inside"].all()
     assert elapsed < 5.0
+
+
+def test_address_columns_equal_the_scalar_key() -> None:
+    # the vectorised form reads each distinct street once; every row must give the
+    # key of normalize_address: leading zeros dropped ("0012" -> "12", "000" -> "0"),
+    # a number with a letter or no number goes the long way, "Route" -> "RTE"
+    from pipeline.people.names import normalize_address, normalize_address_columns
+
+    n = ["12", "0012", "000", "12A", "", " 7 ", "3", "5", "12"]
+    s = ["Main", "Main", "Oak", "Main", "Main", "North", "", "1/2 Elm", "Route 9"]
+    x = ["Street", "St", "Ave", "St", "", "", "", "St", ""]
+    index = pd.Index([10, 11, 12, 13, 14, 15, 16, 17, 18])
+    got = normalize_address_columns(
+        pd.Series(n, index=index, dtype="str"),
+        pd.Series(s, index=index, dtype="str"),
+        pd.Series(x, index=index, dtype="str"),
+    )
+    assert got.index.equals(index)
+    assert got.tolist() == [
+        "12 MAIN ST",
+        "12 MAIN ST",
+        "0 OAK AVE",
+        "12A MAIN ST",
+        "MAIN",
+        "7 NORTH",
+        "3",
+        "5 1/2 ELM ST",
+        "12 RTE 9",
+    ]
+    assert got.tolist() == [normalize_address(a, b, c) for a, b, c in zip(n, s, x, strict=True)]

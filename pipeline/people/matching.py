@@ -61,12 +61,23 @@ key, first-name key) — first-name keys are the name, its canonical forms in th
 ``nicknames`` list and its initial — and the exact normalised address. So a
 typo in the surname is found at the right address, a typo in the street with
 the right name, and only both together are missed.
+
+Speed
+-----
+The references are normalised once per distinct spelling and blocked by hash
+grouping (no Python loop over 200,000 parcels); a name block keeps only the
+first names that can pass the first-name test of :func:`compare_names` (the
+rest would be rejected there), and a written name is compared once per
+distinct reference name (first, middle initial, surname, suffix). The tiers
+and the candidates are those of the pair-by-pair definition above.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -79,7 +90,7 @@ from pipeline.people.names import (
     first_name_keys,
     fold_accents,
     nickname_equivalent,
-    normalize_address,
+    normalize_address_columns,
     normalize_address_text,
     normalize_name,
     person_name_parts,
@@ -97,6 +108,8 @@ __all__ = [
     "owner_matcher",
     "owner_references",
 ]
+
+K = TypeVar("K")
 
 #: Columns an :func:`owner_matcher` result has after :data:`MATCH_COLUMNS`.
 OWNER_MATCH_EXTRA_COLUMNS: tuple[str, ...] = ("note", "candidates")
@@ -244,12 +257,89 @@ def compare_addresses(written: str, addresses: Sequence[tuple[str, str]]) -> tup
     return best
 
 
+def _codes(keys: list[np.ndarray]) -> np.ndarray:
+    """Group numbers ``0..g-1`` of the rows by the tuple of ``keys`` (first seen, first)."""
+    codes = pd.factorize(keys[0])[0]
+    for k in keys[1:]:
+        c, u = pd.factorize(k)
+        codes = pd.factorize(codes * len(u) + c)[0]
+    return codes
+
+
+class _Blocks(Generic[K]):
+    """A read-only ``key -> list of references`` map stored as one flat list."""
+
+    __slots__ = ("_flat", "_span")
+
+    def __init__(self, flat: list[Any], span: dict[K, tuple[int, int]]) -> None:
+        self._flat = flat
+        self._span = span
+
+    def get(self, key: K, default: list[Any] | None = None) -> list[Any]:
+        """The references under ``key`` in the order given (``default`` or ``[]``)."""
+        span = self._span.get(key)
+        if span is None:
+            return [] if default is None else default
+        return self._flat[span[0] : span[1]]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._span
+
+    def __len__(self) -> int:
+        return len(self._span)
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._span)
+
+
+def _groups(values: np.ndarray, keys: list[np.ndarray]) -> _Blocks[Any]:
+    """``key -> values`` (in the order given) for the rows sharing each key.
+
+    A key is the element of ``keys[0]`` when one array is given, else the tuple
+    of the elements of ``keys``. Hash factorisation and one stable sort, no
+    Python loop over the rows.
+    """
+    if not len(values):
+        return _Blocks([], {})
+    codes = _codes(keys)
+    order = np.argsort(codes, kind="stable")
+    bounds = (np.flatnonzero(np.diff(codes[order])) + 1).tolist()
+    starts = order[[0, *bounds]]
+    if len(keys) == 1:
+        labels: list[Any] = keys[0][starts].tolist()
+    else:
+        labels = list(zip(*(k[starts].tolist() for k in keys), strict=True))
+    edges = [0, *bounds, len(order)]
+    return _Blocks(
+        values[order].tolist(),
+        dict(zip(labels, pairwise(edges), strict=True)),
+    )
+
+
+def _first_ok(q_first: str, first: str) -> bool:
+    """Whether :func:`compare_names` gets past the first name (same tests, same order)."""
+    if q_first == first:
+        return True
+    if (len(q_first) == 1 and first.startswith(q_first)) or (
+        len(first) == 1 and q_first.startswith(first)
+    ):
+        return True
+    if nickname_equivalent(q_first, first):
+        return True
+    return len(q_first) > 2 and JaroWinkler.similarity(q_first, first) >= FIRST_CLOSE_JW
+
+
 @dataclass
 class Reference:
     """The people one matches against, normalised and blocked.
 
     Build it with :meth:`build`. ``identity[i]`` groups references that are
     one person (owners: same name sharing an address; voters: each alone).
+
+    The name block is held as ``(surname key, first name) -> references``
+    (``by_last_first``) and ``surname key -> first names`` (``firsts_by_last``):
+    a reference is in the block of ``(surname key, first-name key)`` when its
+    surname key is that one and its first name has that key.
     """
 
     first: list[str]
@@ -259,9 +349,16 @@ class Reference:
     addresses: list[tuple[tuple[str, str], ...]]
     identity: list[int]
     label: list[str]
-    by_name: dict[tuple[str, str], list[int]] = field(default_factory=dict)
-    by_address: dict[str, list[int]] = field(default_factory=dict)
-    by_fullname: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    by_last_first: _Blocks[tuple[str, str]] = field(default_factory=lambda: _Blocks([], {}))
+    firsts_by_last: dict[str, list[str]] = field(default_factory=dict)
+    by_address: _Blocks[str] = field(default_factory=lambda: _Blocks([], {}))
+    by_fullname: _Blocks[tuple[str, str]] = field(default_factory=lambda: _Blocks([], {}))
+    _first_pair: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
+    _members: _Blocks[int] | None = field(default=None, repr=False)
+    _name_key: list[tuple[str, str, str, str]] = field(default_factory=list, repr=False)
+    _name_cache: dict[
+        tuple[tuple[str, ...], str, tuple[str, str, str, str]], NameComparison | None
+    ] = field(default_factory=dict, repr=False)
 
     @classmethod
     def build(
@@ -287,17 +384,20 @@ class Reference:
             What a match to the reference is reported as.
         link_identities
             Link references with the same first name, surname and suffix that
-            share an address and whose middle initials do not differ into
-            one identity (owners); otherwise every reference is its own.
+            share an address into one identity (owners); otherwise every
+            reference is its own.
+
+        Notes
+        -----
+        Each distinct spelling is normalised once; the blocks are built by
+        hash grouping (pandas), not by a Python loop over the references.
         """
 
         def norm(values: Sequence[str]) -> list[str]:
-            cache: dict[str, str] = {}
-            out = []
-            for v in values:
-                if v not in cache:
-                    cache[v] = normalize_name(fold_accents(v)) if isinstance(v, str) else ""
-                out.append(cache[v])
+            # each distinct value once; a missing or non-text value gives ""
+            codes, uniq = pd.factorize(np.asarray(values, dtype=object))
+            keys = [normalize_name(fold_accents(v)) if isinstance(v, str) else "" for v in uniq]
+            out: list[str] = np.asarray([*keys, ""], dtype=object)[codes].tolist()
             return out
 
         f, m, la = norm(first), norm(middle), norm(last)
@@ -307,27 +407,57 @@ class Reference:
         ]
         n = len(f)
         ref = cls(f, m, la, s, list(addresses), list(range(n)), list(label))
-        keys_cache: dict[str, frozenset[str]] = {}
-        for i in range(n):
-            if not la[i] or not f[i]:
-                continue
-            fk = keys_cache.get(f[i])
-            if fk is None:
-                fk = first_name_keys(f[i]) | {f[i][:1]}
-                keys_cache[f[i]] = fk
-            parts = la[i].split()
-            lks = {_compact(parts), *parts} if len(parts) > 1 else {parts[0]}
-            for lk in lks:
-                for k in fk:
-                    ref.by_name.setdefault((lk, k), []).append(i)
-            ref.by_fullname.setdefault((f[i], _compact(parts)), []).append(i)
-            for a, _ in ref.addresses[i]:
-                ref.by_address.setdefault(a, []).append(i)
+        ref._name_key = list(zip(f, [x[:1] for x in m], la, s, strict=True))
+        rows = np.arange(n, dtype=np.int64)
+        f_arr = np.asarray(f, dtype=object)
+        la_arr = np.asarray(la, dtype=object)
+        named = (f_arr != "") & (la_arr != "") if n else np.zeros(0, dtype=bool)
+        # surname keys of each distinct surname: the whole (compacted) and, for a
+        # double name, each part
+        compact_of: dict[str, str] = {}
+        lks_of: dict[str, tuple[str, ...]] = {}
+        for name in set(la_arr[named].tolist()):
+            parts = name.split()
+            compact_of[name] = _compact(parts)
+            lks_of[name] = (
+                tuple(sorted({_compact(parts), *parts})) if len(parts) > 1 else (parts[0],)
+            )
+        nr = rows[named]
+        nf, nl = f_arr[named], la_arr[named]
+        counts = np.fromiter((len(lks_of[x]) for x in nl), dtype=np.int64, count=len(nl))
+        lk_flat = np.asarray([k for x in nl for k in lks_of[x]], dtype=object)
+        ref.by_last_first = _groups(np.repeat(nr, counts), [lk_flat, np.repeat(nf, counts)])
+        for lk, fn in ref.by_last_first:
+            ref.firsts_by_last.setdefault(lk, []).append(fn)
+        lc = np.asarray([compact_of[x] for x in nl], dtype=object)
+        ref.by_fullname = _groups(nr, [nf, lc])
+        # addresses: every named reference once per address it lists
+        n_addr = np.fromiter((len(ref.addresses[i]) for i in nr), dtype=np.int64, count=len(nr))
+        a_flat = np.asarray([a for i in nr for a, _ in ref.addresses[i]], dtype=object)
+        ref.by_address = _groups(np.repeat(nr, n_addr), [a_flat])
         if link_identities:
-            ref._link()
+            sfx = np.asarray(s, dtype=object)[named]
+            ref._link(
+                np.repeat(nr, n_addr),
+                [np.repeat(nf, n_addr), np.repeat(lc, n_addr), a_flat, np.repeat(sfx, n_addr)],
+            )
         return ref
 
-    def _link(self) -> None:
+    def _link(self, rows: np.ndarray, keys: list[np.ndarray]) -> None:
+        """Join references sharing first name, surname, address and suffix.
+
+        ``rows[k]`` has the key ``(first, compacted surname, address, suffix)``
+        of ``keys[...][k]``; every reference sharing a key with another is one
+        identity with it (transitively), and an identity is numbered by its
+        smallest reference.
+        """
+        if not len(rows):
+            return
+        codes = _codes(keys)
+        smallest = np.full(int(codes.max()) + 1, np.iinfo(np.int64).max, dtype=np.int64)
+        np.minimum.at(smallest, codes, rows)
+        smallest = smallest[codes]
+        linked = rows != smallest
         parent = self.identity
 
         def find(i: int) -> int:
@@ -336,35 +466,52 @@ class Reference:
                 i = parent[i]
             return i
 
-        for rows in self.by_fullname.values():
-            if len(rows) < 2:
-                continue
-            first_at: dict[tuple[str, str, str], int] = {}
-            for i in rows:
-                mid = self.middle[i][:1]
-                for a, _ in self.addresses[i]:
-                    for j in (
-                        first_at.get((a, self.suffix[i], mid)),
-                        first_at.get((a, self.suffix[i], "")) if mid else None,
-                    ):
-                        if j is not None:
-                            ri, rj = find(i), find(j)
-                            if ri != rj:
-                                parent[max(ri, rj)] = min(ri, rj)
-                    first_at.setdefault((a, self.suffix[i], mid), i)
-                    if mid:
-                        first_at.setdefault((a, self.suffix[i], ""), i)
+        for i, j in zip(rows[linked].tolist(), smallest[linked].tolist(), strict=True):
+            ri, rj = find(i), find(j)
+            if ri != rj:
+                parent[max(ri, rj)] = min(ri, rj)
         for i in range(len(parent)):
             parent[i] = find(i)
 
+    def first_can_match(self, q_first: str, first: str) -> bool:
+        """Whether a written first name shares a block key with ``first`` and passes its test.
+
+        The block keys of a first name are the name, its canonical forms
+        (:func:`~pipeline.people.names.first_name_keys`) and its initial.
+        """
+        key = (q_first, first)
+        got = self._first_pair.get(key)
+        if got is None:
+            shared = (first_name_keys(q_first) | {q_first[:1]}) & (
+                first_name_keys(first) | {first[:1]}
+            )
+            got = bool(shared) and _first_ok(q_first, first)
+            self._first_pair[key] = got
+        return got
+
     def members(self, identity: int) -> list[int]:
         """References of one identity."""
-        if not hasattr(self, "_members"):
-            groups: dict[int, list[int]] = {}
-            for i, c in enumerate(self.identity):
-                groups.setdefault(c, []).append(i)
-            self._members = groups
+        if self._members is None:
+            ids = np.asarray(self.identity, dtype=np.int64)
+            self._members = _groups(np.arange(len(ids), dtype=np.int64), [ids])
         return self._members.get(identity, [identity])
+
+    def compare(self, tokens: tuple[str, ...], suffix: str, i: int) -> NameComparison | None:
+        """:func:`compare_names` of a written name with reference ``i``, cached.
+
+        Notes
+        -----
+        ``compare_names`` reads of the middle name only its initial (or its
+        absence), so references differing only past the middle initial share
+        one cached answer.
+        """
+        key = (tokens, suffix, self._name_key[i])
+        if key in self._name_cache:
+            return self._name_cache[key]
+        f, mi, la, sf = self._name_key[i]
+        got = compare_names(tokens, suffix, f, mi, la, sf)
+        self._name_cache[key] = got
+        return got
 
     def name_of(self, i: int) -> str:
         """Display name of a reference."""
@@ -398,17 +545,29 @@ class MatchResult:
 
 
 def _candidates(ref: Reference, tokens: tuple[str, ...], address: str) -> tuple[set[int], set[int]]:
+    """The name block (only first names that can match) and the address block of a line.
+
+    Notes
+    -----
+    A reference of the name block whose first name fails the first-name test
+    of :func:`compare_names` is left out here: ``compare_names`` would reject it.
+    """
     by_name: set[int] = set()
     if len(tokens) >= 2:
-        fkeys = first_name_keys(tokens[0]) | {tokens[0][:1]}
         lkeys = {tokens[-1]}
         if len(tokens) >= 3:
             lkeys.add(_compact(tokens[-2:]))
         if len(tokens) >= 4:
             lkeys.add(_compact(tokens[-3:]))
+        q_first = tokens[0]
+        pair_ok = ref._first_pair
         for lk in lkeys:
-            for fk in fkeys:
-                by_name.update(ref.by_name.get((lk, fk), ()))
+            for fn in ref.firsts_by_last.get(lk, ()):
+                ok = pair_ok.get((q_first, fn))
+                if ok is None:
+                    ok = ref.first_can_match(q_first, fn)
+                if ok:
+                    by_name.update(ref.by_last_first.get((lk, fn)))
     at = ref.by_address.get(address, []) if address else []
     if len(at) > MAX_ADDRESS_BLOCK:
         at = []
@@ -447,8 +606,10 @@ def match_people(
     """
     by_name, by_addr = _candidates(ref, tokens, address)
     cands: list[Candidate] = []
+    name_key, name_cache = ref._name_key, ref._name_cache
     for i in sorted(by_name | by_addr):
-        nc = compare_names(tokens, suffix, ref.first[i], ref.middle[i], ref.last[i], ref.suffix[i])
+        key = (tokens, suffix, name_key[i])
+        nc = name_cache[key] if key in name_cache else ref.compare(tokens, suffix, i)
         if nc is None:
             continue
         agree, kind = compare_addresses(address, ref.addresses[i])
@@ -510,46 +671,49 @@ def match_people(
 # ------------------------------------------------------------------------- owners
 
 
+def _text_series(frame: pd.DataFrame, name: str) -> pd.Series:
+    """:func:`_text_col` as a ``str`` series on a fresh range index."""
+    if name not in frame.columns:
+        return pd.Series([""] * len(frame), dtype="str")
+    s = frame[name]
+    if isinstance(s.dtype, pd.StringDtype):
+        return s.fillna("").reset_index(drop=True)
+    return s.astype(object).where(s.notna(), "").astype(str).reset_index(drop=True)
+
+
 def _text_col(frame: pd.DataFrame, name: str) -> list[str]:
     if name not in frame.columns:
         return [""] * len(frame)
     s = frame[name]
+    if isinstance(s.dtype, pd.StringDtype):
+        out: list[str] = s.fillna("").tolist()
+        return out
     return s.astype(object).where(s.notna(), "").astype(str).tolist()
 
 
-def _fast_address(number: str, street: str, suff: str, streets: dict[tuple[str, str], str]) -> str:
-    """:func:`normalize_address`, normalising each distinct street once.
-
-    A plain house number (digits only) is prefixed to the street's key, read
-    as the street of house "1"; any other number goes the long way.
-    """
-    num = number.strip()
-    if not num.isdigit():
-        return normalize_address(number, street, suff)
-    tail = streets.get((street, suff))
-    if tail is None:
-        key = normalize_address("1", street, suff)
-        tail = key[2:] if key.startswith("1 ") else "\0"
-        streets[(street, suff)] = tail
-    if tail == "\0":
-        return normalize_address(number, street, suff)
-    return f"{num.lstrip('0') or '0'} {tail}" if tail else (num.lstrip("0") or "0")
-
-
 def _roll_addresses(roll: pd.DataFrame) -> dict[str, tuple[tuple[str, str], ...]]:
-    """``parcel_key`` -> normalised ``(address, "situs"|"mailing")`` pairs."""
-    out: dict[str, list[tuple[str, str]]] = {}
-    keys = _text_col(roll, PARCEL_KEY)
-    streets: dict[tuple[str, str], str] = {}
+    """``parcel_key`` -> normalised ``(address, "situs"|"mailing")`` pairs.
+
+    Situs addresses first, then mailing, each in roll order, without repeats;
+    a parcel with no address is absent.
+    """
+    if not len(roll):
+        return {}
+    keys = _text_series(roll, PARCEL_KEY).to_numpy()
+    parts = []
     for kind, prefix in (("situs", "parcel_address"), ("mailing", "mailing_address")):
-        cols = [_text_col(roll, f"{prefix}_{p}") for p in ("number", "street", "suff")]
-        for key, n, st, sf in zip(keys, *cols, strict=True):
-            a = _fast_address(n, st, sf, streets)
-            if a:
-                bucket = out.setdefault(key, [])
-                if (a, kind) not in bucket:
-                    bucket.append((a, kind))
-    return {k: tuple(v) for k, v in out.items()}
+        cols = [_text_series(roll, f"{prefix}_{p}") for p in ("number", "street", "suff")]
+        parts.append(
+            pd.DataFrame(
+                {"key": keys, "a": normalize_address_columns(*cols).to_numpy(), "kind": kind}
+            )
+        )
+    both = pd.concat(parts, ignore_index=True)
+    both = both.loc[both["a"] != ""].drop_duplicates(["key", "a", "kind"])
+    pairs = np.empty(len(both), dtype=object)
+    pairs[:] = list(zip(both["a"].tolist(), both["kind"].tolist(), strict=True))
+    blocks = _groups(pairs, [both["key"].to_numpy()])
+    return {k: tuple(blocks.get(k)) for k in blocks}
 
 
 def _labels(roll: pd.DataFrame) -> dict[str, str]:
@@ -572,7 +736,38 @@ class OwnerIndex:
     entity_names: list[str]
     labels: dict[str, str]
     addresses: dict[str, tuple[tuple[str, str], ...]]
-    rows_on_parcel: dict[str, list[tuple[int, str, str]]]  # key -> (owner_index, kind, name)
+    #: The owner rows (parcel keys, owner indexes, kinds, names) for :attr:`rows_on_parcel`.
+    owner_rows: tuple[list[str], list[int], list[str], list[str]]
+    _rows_on: dict[str, list[tuple[int, str, str]]] | None = field(default=None, repr=False)
+    _groups_of: dict[str, list[list[tuple[str, int]]]] = field(default_factory=dict, repr=False)
+    _addresses_of: dict[str, list[frozenset[str]]] = field(default_factory=dict, repr=False)
+    _person_at: dict[tuple[str, int], int] = field(default_factory=dict, repr=False)
+    _persons_on: dict[str, list[int]] = field(default_factory=dict, repr=False)
+
+    @property
+    def rows_on_parcel(self) -> dict[str, list[tuple[int, str, str]]]:
+        """``parcel_key -> [(owner_index, kind, name), ...]`` (built on first use)."""
+        if self._rows_on is None:
+            rows_on: dict[str, list[tuple[int, str, str]]] = {}
+            keys, idx, kind, names = self.owner_rows
+            for k, oi, kd, nm in zip(keys, idx, kind, names, strict=True):
+                rows_on.setdefault(k, []).append((oi, kd, nm))
+            self._rows_on = rows_on
+        return self._rows_on
+
+    def person_row(self, owner_row: tuple[str, int]) -> int:
+        """The first person reference of an owner row (``-1`` when none)."""
+        if not self._person_at and self.person_keys:
+            for j, pk in enumerate(self.person_keys):
+                self._person_at.setdefault(pk, j)
+        return self._person_at.get(owner_row, -1)
+
+    def persons_on(self, parcel: str) -> list[int]:
+        """The person references on a parcel, in order."""
+        if not self._persons_on and self.person_keys:
+            for j, (key, _) in enumerate(self.person_keys):
+                self._persons_on.setdefault(key, []).append(j)
+        return self._persons_on.get(parcel, [])
 
 
 def owner_references(owners: pd.DataFrame, roll: pd.DataFrame) -> OwnerIndex:
@@ -592,35 +787,41 @@ def owner_references(owners: pd.DataFrame, roll: pd.DataFrame) -> OwnerIndex:
     addresses = _roll_addresses(roll)
     labels = _labels(roll)
     keys = _text_col(owners, PARCEL_KEY)
-    idx = [int(x) for x in owners["owner_index"].to_numpy()] if len(owners) else []
+    idx = owners["owner_index"].astype("int64").tolist() if len(owners) else []
     kind = _text_col(owners, "kind")
-    person = [i for i, k in enumerate(kind) if k == "person"]
-    cols = {c: _text_col(owners, c) for c in ("first", "middle", "last", "suffix", "name")}
+    kind_arr = np.asarray(kind, dtype=object)
+    person = np.flatnonzero(kind_arr == "person")
+    entity = np.flatnonzero(kind_arr == "entity")
+
+    def pick(values: list[Any], rows: np.ndarray) -> list[Any]:
+        out: list[Any] = np.asarray(values, dtype=object)[rows].tolist()
+        return out
+
+    names = _text_col(owners, "name")
+    person_keys = pick(keys, person)
     persons = Reference.build(
-        [cols["first"][i] for i in person],
-        [cols["middle"][i] for i in person],
-        [cols["last"][i] for i in person],
-        [cols["suffix"][i] for i in person],
-        [addresses.get(keys[i], ()) for i in person],
-        [labels.get(keys[i], keys[i]) for i in person],
+        pick(_text_col(owners, "first"), person),
+        pick(_text_col(owners, "middle"), person),
+        pick(_text_col(owners, "last"), person),
+        pick(_text_col(owners, "suffix"), person),
+        [addresses.get(k, ()) for k in person_keys],
+        [labels.get(k, k) for k in person_keys],
         link_identities=True,
     )
+    # entities: each distinct name normalised once
+    ent_names = pick(names, entity)
+    norm_of = {v: normalize_name(fold_accents(v)) for v in set(ent_names)}
     entities: dict[str, list[tuple[str, int]]] = {}
-    rows_on: dict[str, list[tuple[int, str, str]]] = {}
-    for i in range(len(keys)):
-        rows_on.setdefault(keys[i], []).append((idx[i], kind[i], cols["name"][i]))
-        if kind[i] == "entity":
-            entities.setdefault(normalize_name(fold_accents(cols["name"][i])), []).append(
-                (keys[i], idx[i])
-            )
+    for nm, k, oi in zip(ent_names, pick(keys, entity), pick(idx, entity), strict=True):
+        entities.setdefault(norm_of[nm], []).append((k, oi))
     return OwnerIndex(
         persons,
-        [(keys[i], idx[i]) for i in person],
+        list(zip(person_keys, pick(idx, person), strict=True)),
         entities,
         sorted(entities),
         labels,
         addresses,
-        rows_on,
+        (keys, idx, kind, names),
     )
 
 
@@ -647,6 +848,24 @@ def _candidate_records(
 
 def _entity_groups(index: OwnerIndex, norm: str) -> list[list[tuple[str, int]]]:
     """The rows of one entity name, grouped by shared (situs or mailing) addresses."""
+    got = index._groups_of.get(norm)
+    if got is None:
+        got = index._groups_of[norm] = _entity_groups_uncached(index, norm)
+    return got
+
+
+def _entity_addresses(index: OwnerIndex, norm: str) -> list[frozenset[str]]:
+    """The (situs and mailing) addresses of each group of :func:`_entity_groups`."""
+    got = index._addresses_of.get(norm)
+    if got is None:
+        got = index._addresses_of[norm] = [
+            frozenset(a for k, _ in g for a, _x in index.addresses.get(k, ()))
+            for g in _entity_groups(index, norm)
+        ]
+    return got
+
+
+def _entity_groups_uncached(index: OwnerIndex, norm: str) -> list[list[tuple[str, int]]]:
     rows = sorted(index.entities.get(norm, []))
     parent = list(range(len(rows)))
 
@@ -680,8 +899,8 @@ def _match_entity(
         # several holdings of that name with no address in common: the address decides
         at = [
             g
-            for g in groups
-            if any(a == address for k, _ in g for a, _x in index.addresses.get(k, ()))
+            for g, where in zip(groups, _entity_addresses(index, norm), strict=True)
+            if address in where
         ]
         if len(at) == 1:
             return "counted", tuple(at[0]), 100.0, "", ()
@@ -748,9 +967,8 @@ def _decided_rows(
         return named or ents[:1]
     best: list[tuple[float, tuple[str, int]]] = []
     ref = index.persons
-    for j, (key, oi) in enumerate(index.person_keys):
-        if key != parcel:
-            continue
+    for j in index.persons_on(parcel):
+        key, oi = index.person_keys[j]
         nc = compare_names(tokens, suffix, ref.first[j], ref.middle[j], ref.last[j], ref.suffix[j])
         score = nc.score if nc else fuzz.token_sort_ratio(" ".join(tokens), ref.name_of(j)) / 2
         best.append((score, (key, oi)))
@@ -894,10 +1112,9 @@ def owner_matcher(
                 for r in picked:
                     rows_set.add(r)
                     if not sfor[i].strip():
-                        for j, pk in enumerate(index.person_keys):
-                            if pk == r:
-                                rows_set.update(identity_rows(ref.identity[j]))
-                                break
+                        j = index.person_row(r)
+                        if j >= 0:
+                            rows_set.update(identity_rows(ref.identity[j]))
             rows_t = tuple(sorted(rows_set))
             if rows_t:
                 status[i], keys_out[i], score[i] = "counted", rows_t, 100.0
@@ -907,10 +1124,9 @@ def owner_matcher(
                     else f"decided:{rows_t[0][0]}:{rows_t[0][1]}"
                 )
                 # the same owner rows as an automatic match: same person
-                for j, pk in enumerate(index.person_keys):
-                    if pk == rows_t[0]:
-                        person[i] = person_id(identity_rows(ref.identity[j]), j)
-                        break
+                j = index.person_row(rows_t[0])
+                if j >= 0:
+                    person[i] = person_id(identity_rows(ref.identity[j]), j)
                 note[i], cands[i] = "accepted by match decision", ()
 
     # duplicates: the first counted line in (page, line) order counts

@@ -24,6 +24,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+import numpy as np
 import pandas as pd
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "fold_accents",
     "nickname_equivalent",
     "normalize_address",
+    "normalize_address_columns",
     "normalize_address_text",
     "normalize_name",
     "normalize_names",
@@ -406,6 +408,62 @@ def normalize_address(number: object, street: object, suffix: object = "") -> st
     """
     parts = [_clean(p) for p in (number, street, suffix)]
     return normalize_address_text(" ".join(p for p in parts if p))
+
+
+def normalize_address_columns(number: pd.Series, street: pd.Series, suffix: pd.Series) -> pd.Series:
+    """Vectorised :func:`normalize_address` over three aligned text columns.
+
+    Parameters
+    ----------
+    number, street, suffix
+        The roll's three fields as text (``""`` for a blank), on one index.
+
+    Returns
+    -------
+    pandas.Series
+        The keys, dtype ``str``, on the index of ``number``; equal element by
+        element to ``normalize_address(number, street, suffix)``.
+
+    Notes
+    -----
+    The street part of the key depends on the street and the street type
+    only, so each distinct ``(street, suffix)`` pair is normalised once as the
+    address of house ``"1"``; for a plain house number (ASCII digits) the key
+    is then ``number.lstrip("0") or "0"``, a space, and that street part (the
+    number is its own token and nothing else reads it). Any other number (a
+    letter, a fraction, blank) and a street whose key does not follow
+    ``"1 "`` go the long way, once per distinct combination.
+    """
+    index = number.index
+    n, s, x = (v.reset_index(drop=True).astype("str") for v in (number, street, suffix))
+    pairs = pd.DataFrame({"s": s, "x": x})
+    codes = pairs.groupby(["s", "x"], sort=False).ngroup().to_numpy()
+    distinct = pairs.drop_duplicates()
+    tails = []
+    for st, sf in zip(distinct["s"].tolist(), distinct["x"].tolist(), strict=True):
+        key = normalize_address("1", st, sf)
+        tails.append(key[2:] if key.startswith("1 ") else None)
+    tail = pd.Series(np.asarray(tails, dtype=object)[codes], dtype="str")
+    num = n.str.strip()
+    fast = num.str.fullmatch("[0-9]+").fillna(False).astype(bool) & tail.notna()
+    stripped = num.str.lstrip("0")
+    stripped = stripped.where(stripped != "", "0")
+    out = (stripped + " " + tail).where(fast, "")
+    slow = ~fast.to_numpy()
+    if slow.any():
+        rest = pd.DataFrame({"n": n[slow], "s": s[slow], "x": x[slow]})
+        keyed = rest.drop_duplicates()
+        keys = [
+            normalize_address(a, b, c)
+            for a, b, c in zip(
+                keyed["n"].tolist(), keyed["s"].tolist(), keyed["x"].tolist(), strict=True
+            )
+        ]
+        table = pd.Series(keys, index=pd.MultiIndex.from_frame(keyed), dtype="str")
+        values = out.to_numpy(dtype=object)
+        values[slow] = table.reindex(pd.MultiIndex.from_frame(rest)).to_numpy(dtype=object)
+        return pd.Series(values, index=index, dtype="str")
+    return pd.Series(out.to_numpy(), index=index, dtype="str")
 
 
 # ------------------------------------------------------------------ matching keys for persons

@@ -299,6 +299,7 @@ def _match_fuzzy(
     candidate SBOEIDs of a line to review, and the evidence of each candidate.
     """
     from pipeline.people.matching import Reference, match_people
+
     sboeid = _col(voters, "SBOEID").tolist()
     addr = voter_addr.reindex(voters.index).fillna("").astype(str).tolist()
     ref = Reference.build(
@@ -311,24 +312,25 @@ def _match_fuzzy(
         link_identities=False,
     )
     rows = list(voters.index)
-    voter_row = pd.Series(np.nan, index=names.index, dtype=object)
-    score = pd.Series(0.0, index=names.index)
-    note = pd.Series("", index=names.index, dtype=str)
-    ambiguous = pd.Series("", index=names.index, dtype=str)
-    evidence = pd.Series(None, index=names.index, dtype=object)
-    for idx, name, a in zip(names.index, names.tolist(), addresses.tolist(), strict=True):
+    n = len(names)
+    voter_row_v: list[object] = [np.nan] * n
+    score_v = [0.0] * n
+    note_v = [""] * n
+    ambiguous_v = [""] * n
+    evidence_v: list[object] = [None] * n
+    for pos, (name, a) in enumerate(zip(names.tolist(), addresses.tolist(), strict=True)):
         if not name or not a:
             continue
         tokens, suffix = person_name_parts(name)
         res = match_people(ref, tokens, suffix, a, review_name_elsewhere=False)
-        note.loc[idx] = res.note
+        note_v[pos] = res.note
         if res.tier == "accept":
-            voter_row.loc[idx] = rows[res.identity]
-            score.loc[idx] = res.score
+            voter_row_v[pos] = rows[res.identity]
+            score_v[pos] = res.score
         elif res.tier == "review":
-            score.loc[idx] = res.score
-            ambiguous.loc[idx] = ";".join(sorted({ref.label[c.ref] for c in res.candidates}))
-            evidence.loc[idx] = tuple(
+            score_v[pos] = res.score
+            ambiguous_v[pos] = ";".join(sorted({ref.label[c.ref] for c in res.candidates}))
+            evidence_v[pos] = tuple(
                 {
                     "candidate": ref.label[c.ref],
                     "candidate_name": ref.name_of(c.ref),
@@ -341,6 +343,11 @@ def _match_fuzzy(
                 }
                 for c in res.candidates
             )
+    voter_row = pd.Series(voter_row_v, index=names.index, dtype=object)
+    score = pd.Series(score_v, index=names.index, dtype="float64")
+    note = pd.Series(note_v, index=names.index, dtype=str)
+    ambiguous = pd.Series(ambiguous_v, index=names.index, dtype=str)
+    evidence = pd.Series(evidence_v, index=names.index, dtype=object)
     return voter_row, score, note, ambiguous, evidence
 
 
