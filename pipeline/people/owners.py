@@ -47,6 +47,7 @@ import pandas as pd
 
 from pipeline.frames import PARCEL_KEY
 from pipeline.people.names import NAME_SUFFIXES, normalize_names
+from pipeline.tools import isin
 
 __all__ = [
     "ENTITY_PATTERN",
@@ -1034,13 +1035,12 @@ def owner_quality(owners: pd.DataFrame, roll: pd.DataFrame | None = None) -> dic
         ``ETAL``: their count is the names read, a lower bound; an ownership
         override with the assessor's ``owner_count`` is recommended.
     """
-    first = owners.groupby(PARCEL_KEY, sort=False).first()
-    etal_keys = sorted(
-        str(k)
-        for k, e, s in zip(first.index, first["etal"], first["owner_source"], strict=True)
-        if bool(e) and s != "override"
-    )
-    care_keys = sorted(str(k) for k, c in zip(first.index, first["care_of"], strict=True) if c)
+    cols = [PARCEL_KEY, "etal", "owner_source", "care_of"]
+    first = owners[cols].groupby(PARCEL_KEY, sort=False).first()
+    keys = np.asarray(first.index, dtype=object)
+    etal = first["etal"].astype(bool).to_numpy() & (first["owner_source"] != "override").to_numpy()
+    etal_keys = sorted(str(k) for k in keys[etal])
+    care_keys = sorted(str(k) for k in keys[(first["care_of"].astype("str") != "").to_numpy()])
     out: dict[str, Any] = {
         "care_of": {"count": len(care_keys), "keys": care_keys},
         "etal": {
@@ -1054,7 +1054,7 @@ def owner_quality(owners: pd.DataFrame, roll: pd.DataFrame | None = None) -> dic
         },
     }
     if roll is not None:
-        have = set(first.index.astype("str"))
-        missing = sorted({str(k) for k in roll[PARCEL_KEY].astype("str") if k not in have})
+        roll_keys = np.asarray(roll[PARCEL_KEY], dtype=object)
+        missing = sorted({str(k) for k in roll_keys[~isin(roll_keys, keys)]})
         out["without_owner"] = {"count": len(missing), "keys": missing}
     return out
