@@ -396,9 +396,23 @@ def owner_part(
     """
     policy, inputs = prepared.policy, prepared.inputs
     if "owners" in inputs.bases and prepared.regime.owner_basis_allowed:
-        otest = owner_test(schedule, towns=[t.swis for t in inputs.towns], parts_area=areas)
+        # a town part exists where the territory has area in the town or a record of the
+        # town has value in it; a listed town the line does not reach is no part (its
+        # records, unmapped ones included, cannot lie in the territory)
+        towns_col = schedule["town_swis"].astype("str")
+        value = schedule["apportioned_assessed"].astype("float64").to_numpy()
+        reached = {s for s, a in areas.items() if a > 0} | set(towns_col[value > 0])
+        listed = [t.swis for t in inputs.towns]
+        part_towns = [s for s in listed if s in reached] or listed
+        keep = towns_col.isin(part_towns).to_numpy()
+        otest = owner_test(
+            schedule.loc[keep],
+            towns=part_towns,
+            parts_area={s: a for s, a in areas.items() if s in part_towns},
+        )
         defs: list[Deficiency] = otest.pop("deficiencies")
         otest["value_basis_column"] = policy.value_basis
+        otest["towns_not_reached"] = [s for s in listed if s not in part_towns]
         return otest, defs
     return {**_not_alleged(), "value_basis_column": policy.value_basis}, []
 

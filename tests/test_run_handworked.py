@@ -345,3 +345,32 @@ def test_sample_command_writes_a_petition(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "s" / "petition.toml").is_file()
+
+
+def test_listed_town_the_territory_does_not_reach_is_no_part(tmp_path: Path) -> None:
+    """The territory shrinks to x in [0, 900]: wholly in town A, though B is still listed.
+
+    A1 inside: 100,000. A2 (x 500..1000) is 400/500 = 0.8 inside: 0.8 x 50,000 = 40,000.
+    One town, so the test is on assessed value: total 140,000; signers John Smith
+    100,000 + Mary Jones 40,000 / 2 = 20,000 -> 120,000 / 140,000 = 85.714... % > 50.
+    Town B is no part: no part of its own, no copy to file, one deposit.
+    """
+    root = tmp_path / "p"
+    config = make_petition(root)
+    gpd.GeoDataFrame(geometry=[_b(0, 0, 900, 500)], crs=CRS).to_file(
+        root / "territory.geojson", driver="GeoJSON"
+    )
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    owner = summary["owner_test"]
+    assert owner["value_basis"] == "assessed"
+    assert [p["swis"] for p in owner["parts"]] == ["104400"]
+    assert owner["towns_not_reached"] == ["104600"]
+    assert owner["total_value"] == pytest.approx(140_000)
+    assert owner["signer_value"] == pytest.approx(120_000)
+    assert owner["percent"] == pytest.approx(100 * 120_000 / 140_000)
+    assert owner["passes"] is True
+    assert summary["filing"]["copies_with"] == []
+    assert summary["filing"]["deposit_total"] == 6000
