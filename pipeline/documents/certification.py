@@ -261,8 +261,10 @@ def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> 
             "credited the value divided by the number of owners. The apportionment and the "
             "credit of every parcel are shown in the annexed schedule."
         ),
-        Para(""),
-        Para(f"{_line(40)}\nAssessor, {town}\n\nPrinted name: {_line(32)}\n\nDate: {_line(20)}"),
+        Para(
+            f"{_line(40)}\nAssessor, {town}          Printed name: {_line(32)}"
+            f"          Date: {_line(20)}"
+        ),
         Heading("Jurat"),
         Para(
             f"STATE OF NEW YORK\nCOUNTY OF {fig.county.upper() if fig.county else _line(20)}"
@@ -272,13 +274,13 @@ def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> 
             f"Sworn to before me this ___ day of ______, 20__\n\n{_line(40)}\n"
             "Notary Public, State of New York"
         ),
+        PageBreak(),
         Para(
             f"Prepared from the petition computation (regime {fig.regime}; petition filed "
             f"{fig.filed_on}) for the assessor's review. The figures are the assessor's to "
             "certify.",
             align="left",
         ),
-        PageBreak(),
         Heading(f"Annex: parcel schedule of the {town} (SWIS {fig.swis}), roll year {roll}"),
         _annex(parcels, fig),
     )
