@@ -51,7 +51,7 @@ def _label_sets(keys: object, labels: dict[str, str]) -> frozenset[str]:
     return frozenset(labels.get(k, k) for k, _ in keys)
 
 
-def evaluate_sample(toml: Path, *, signers: int) -> dict[str, object]:
+def evaluate_sample(toml: Path, *, signers: int, voters: int = 0) -> dict[str, object]:
     """Precision, recall and time of the matchers on one generated sample."""
     config = load_config(toml)
     inputs = load_inputs(config)
@@ -133,12 +133,42 @@ def evaluate_sample(toml: Path, *, signers: int) -> dict[str, object]:
         )[:10],
     }
     if signers:
-        out |= _speed(sig, pages, owners, inputs, signers)
+        out |= _speed(sig, pages, owners, inputs, signers, voters)
     return out
 
 
+def _grow_voters(voters: pd.DataFrame, roll: pd.DataFrame, n: int) -> pd.DataFrame:
+    """The voter file grown to ``n`` voters: names resampled, each new voter living
+    at a random situs address of the roll (a town-wide file, as the BOE delivers)."""
+    if n <= len(voters):
+        return voters
+    rng = np.random.default_rng(1)
+    extra = voters.iloc[rng.integers(0, len(voters), n - len(voters))].reset_index(drop=True)
+    homes = roll.iloc[rng.integers(0, len(roll), len(extra))].reset_index(drop=True)
+    extra["SBOEID"] = [f"NYBENCH{i:013d}" for i in range(len(extra))]
+    extra["RADDNUMBER"] = homes["parcel_address_number"].astype(str).to_numpy()
+    extra["RSTREETNAME"] = (
+        (
+            homes["parcel_address_street"].astype(str)
+            + " "
+            + homes["parcel_address_suff"].astype(str)
+        )
+        .str.strip()
+        .to_numpy()
+    )
+    for col in ("RHALFCODE", "RPREDIRECTION", "RPOSTDIRECTION", "RADDRNONSTD"):
+        if col in extra:
+            extra[col] = ""
+    return pd.concat([voters, extra], ignore_index=True)
+
+
 def _speed(
-    sig: pd.DataFrame, pages: pd.DataFrame, owners: pd.DataFrame, inputs: object, n: int
+    sig: pd.DataFrame,
+    pages: pd.DataFrame,
+    owners: pd.DataFrame,
+    inputs: object,
+    n: int,
+    voters_n: int = 0,
 ) -> dict[str, object]:
     rng = np.random.default_rng(0)
     big = sig.iloc[rng.integers(0, len(sig), n)].reset_index(drop=True)
@@ -154,7 +184,7 @@ def _speed(
     )
     del basis
     roll = inputs.roll  # type: ignore[attr-defined]
-    voters = inputs.voters  # type: ignore[attr-defined]
+    voters = _grow_voters(inputs.voters, roll, voters_n)  # type: ignore[attr-defined]
     t0 = time.perf_counter()
     owner_matcher(big, pg, owners, roll)
     t1 = time.perf_counter()
@@ -181,6 +211,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--parcels", type=int, nargs="*", default=[])
     ap.add_argument("--signers", type=int, default=0, help="synthetic speed load (lines)")
+    ap.add_argument(
+        "--voters", type=int, default=0, help="grow the voter file to this many for the speed load"
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument(
         "--toml", type=Path, nargs="*", default=[], help="samples already generated (petition.toml)"
@@ -191,12 +224,18 @@ def main() -> None:
     from pipeline.sample import generate_sample
 
     for toml in args.toml:
-        print(json.dumps(evaluate_sample(toml, signers=args.signers)), flush=True)
+        print(
+            json.dumps(evaluate_sample(toml, signers=args.signers, voters=args.voters)), flush=True
+        )
     if args.toml and not args.parcels:
         return
     if not args.parcels:
         print(
-            json.dumps(evaluate_sample(Path("data/raw/sample/petition.toml"), signers=args.signers))
+            json.dumps(
+                evaluate_sample(
+                    Path("data/raw/sample/petition.toml"), signers=args.signers, voters=args.voters
+                )
+            )
         )
         return
     with tempfile.TemporaryDirectory() as tmp:
@@ -204,7 +243,7 @@ def main() -> None:
             t0 = time.perf_counter()
             toml = generate_sample(Path(tmp) / str(n), parcels=n, seed=args.seed)
             gen = time.perf_counter() - t0
-            res = evaluate_sample(toml, signers=args.signers)
+            res = evaluate_sample(toml, signers=args.signers, voters=args.voters)
             res["generate_seconds"] = round(gen, 1)
             print(json.dumps(res), flush=True)
 

@@ -7,14 +7,32 @@ states what a clerk would decide.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_owners import make_roll
 
-from pipeline.people.matching import compare_addresses, compare_names, owner_matcher
-from pipeline.people.names import nickname_equivalent, person_name_parts
+from pipeline.people.matching import (
+    Reference,
+    _agree,
+    _roll_addresses,
+    _tails,
+    compare_addresses,
+    compare_names,
+    owner_matcher,
+)
+from pipeline.people.names import (
+    _NAME_RULES,
+    fold_accents,
+    nickname_equivalent,
+    normalize_name,
+    person_name_parts,
+)
 from pipeline.people.owners import parse_owners
 from pipeline.people.review import review_queue, stale_decisions, value_differences
 
@@ -277,3 +295,147 @@ def test_name_and_address_primitives() -> None:
     assert compare_addresses("12 OAK ST", [("12 OAK ST", "mailing")]) == ("same", "mailing")
     assert compare_addresses("12 OAKK ST", [("12 OAK ST", "situs")]) == ("close", "situs")
     assert compare_addresses("14 OAK ST", [("12 OAK ST", "situs")]) == ("", "")
+
+
+# --------------------------------------------------- fast paths equal the definitions
+
+_ADDRESS_KEYS = st.sampled_from(
+    ["12 OAK ST", "12 OAKK ST", "12", "120 OAK ST", "14 OAK ST", "OAK ST", "12 ELM AVE", ""]
+)
+
+
+def _split_reference(written: str) -> tuple[str, str]:
+    # the definition: a leading token starting with a digit is the house number
+    head, _, rest = written.partition(" ")
+    return (head, rest) if head and head[0].isdigit() else ("", written)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    _ADDRESS_KEYS,
+    st.lists(st.tuples(_ADDRESS_KEYS, st.sampled_from(["situs", "mailing"])), max_size=4),
+)
+def test_address_lookup_equals_compare_addresses(
+    written: str, addresses: list[tuple[str, str]]
+) -> None:
+    # e.g. "12 OAKK ST" against [("12", situs), ("12 OAK ST", mailing)]: the bare
+    # "12" has street "" (ratio 0), "OAK ST" vs "OAKK ST" is 92 % alike -> close, mailing
+    num, street = _split_reference(written)
+    assert _agree(written, num, street, addresses) == compare_addresses(written, addresses)
+
+
+def test_address_lookup_order() -> None:
+    addrs = [("12", "situs"), ("12 OAK ST", "mailing"), ("12 OAKK ST", "situs")]
+    assert _agree("12 OAKK ST", "12", "OAKK ST", addrs) == ("same", "situs")
+    assert _agree("12 OAKE ST", "12", "OAKE ST", addrs) == ("close", "mailing")
+    assert _agree("OAK ST", "", "OAK ST", addrs) == ("close", "mailing")
+    assert _agree("", "", "", addrs) == ("", "")
+
+
+def _normalize_all_rules(s: str) -> str:
+    # the definition: every rule of _NAME_RULES, in order, on the upper-cased name
+    text = s.upper()
+    for pattern, repl in _NAME_RULES:
+        text = re.sub(pattern, repl, text)
+    return text
+
+
+_NAME_WORDS = st.sampled_from(
+    [
+        "John",
+        "A.",
+        "Smith",
+        "Jr",
+        "junior",
+        "The",
+        "&",
+        "L.L.C.",
+        "LLC",
+        "Inc",
+        "Corp",
+        "Company",
+        "P.C.",
+        "L P",
+        "Trust",
+        "Sr.",
+        "III",
+        "2nd",
+        "O'Brien",
+        "José",
+        ",",
+        "-",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_NAME_WORDS, max_size=6))
+def test_normalize_name_equals_all_rules(words: list[str]) -> None:
+    s = " ".join(words)
+    assert normalize_name(s) == _normalize_all_rules(s)
+    assert fold_accents(s) == unicodedata.normalize("NFKD", s).replace("\u0301", "")
+
+
+def test_tails_and_reference_compare_equal_compare_names() -> None:
+    # tokens[1:] compacted is "VANALSTYNE" (j = 1), tokens[2:] is "ALSTYNE" (j = 2);
+    # for A B B, "BB" (j = 1) and "B" (j = 2)
+    assert _tails(("MARY", "VAN", "ALSTYNE")) == {"VANALSTYNE": 1, "ALSTYNE": 2}
+    assert _tails(("A", "B", "B")) == {"BB": 1, "B": 2}
+    ref = Reference.build(
+        ["Mary", "Mary", "Bill"],
+        ["", "Ann", ""],
+        ["Van Alstyne", "Smith", "Jones"],
+        ["", "", "Jr"],
+        [(), (), ()],
+        ["a", "b", "c"],
+        link_identities=False,
+    )
+    for tokens, suffix in [
+        (("MARY", "VANALSTYNE"), ""),
+        (("MARY", "A", "SMITH"), ""),
+        (("WILLIAM", "JONES"), "SR"),
+        (("WILLIAM", "JONES"), ""),
+        (("MARY",), ""),
+    ]:
+        for i in range(3):
+            want = compare_names(
+                tokens, suffix, ref.first[i], ref.middle[i], ref.last[i], ref.suffix[i]
+            )
+            assert ref.compare(tokens, suffix, i) == want
+
+
+def _addr_roll(keys: list[str], situs: list[str], mailing: list[str]) -> pd.DataFrame:
+    def cols(prefix: str, streets: list[str]) -> dict[str, list[str]]:
+        return {
+            f"{prefix}_number": ["12" if s else "" for s in streets],
+            f"{prefix}_street": streets,
+            f"{prefix}_suff": ["St" if s else "" for s in streets],
+        }
+
+    return pd.DataFrame(
+        {
+            "parcel_key": keys,
+            **cols("parcel_address", situs),
+            **cols("mailing_address", mailing),
+        },
+        dtype="str",
+    )
+
+
+def test_roll_addresses_order_with_and_without_repeated_parcels() -> None:
+    # situs first then mailing within a parcel; the parcels with a situs address
+    # first (roll order), then those with a mailing address only; no empty key
+    roll = _addr_roll(["a", "b", "c", "d"], ["", "Oak", "Elm", ""], ["Pine", "Oak", "", ""])
+    got = _roll_addresses(roll)
+    assert list(got.items()) == [
+        ("b", (("12 OAK ST", "situs"), ("12 OAK ST", "mailing"))),
+        ("c", (("12 ELM ST", "situs"),)),
+        ("a", (("12 PINE ST", "mailing"),)),
+    ]
+    # a parcel listed twice: its (address, kind) pairs once each, same order
+    twice = _addr_roll(["a", "b", "b", "c"], ["", "Oak", "Oak", "Elm"], ["Pine", "Ash", "Oak", ""])
+    assert list(_roll_addresses(twice).items()) == [
+        ("b", (("12 OAK ST", "situs"), ("12 ASH ST", "mailing"), ("12 OAK ST", "mailing"))),
+        ("c", (("12 ELM ST", "situs"),)),
+        ("a", (("12 PINE ST", "mailing"),)),
+    ]

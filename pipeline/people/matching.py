@@ -74,6 +74,7 @@ and the candidates are those of the pair-by-pair definition above.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -168,14 +169,49 @@ def compare_names(
     """
     if len(tokens) < 2 or not last:
         return None
-    last_parts = last.split()
-    lc = _compact(last_parts)
+    return _compare_names(tokens, _tails(tokens), suffix, first, middle, last, ref_suffix)
+
+
+def _tails(tokens: Sequence[str]) -> dict[str, int]:
+    """``"".join(tokens[j:]) -> j`` for ``j >= 1``, the smallest ``j`` of each string."""
+    out: dict[str, int] = {}
+    for j in range(len(tokens) - 1, 0, -1):
+        out[_compact(tokens[j:])] = j
+    return out
+
+
+#: A surname's parts and their compacted letters, once per distinct surname.
+_SURNAMES: dict[str, tuple[tuple[str, ...], str]] = {}
+
+#: One shared (frozen) :class:`NameComparison` per distinct value.
+_COMPARISONS: dict[tuple[float, bool, bool, str], NameComparison] = {}
+
+
+def _compare_names(
+    tokens: Sequence[str],
+    tails: dict[str, int],
+    suffix: str,
+    first: str,
+    middle: str,
+    last: str,
+    ref_suffix: str,
+) -> NameComparison | None:
+    """:func:`compare_names` of at least two tokens and a surname, given :func:`_tails`.
+
+    Notes
+    -----
+    The surname is the trailing tokens from the smallest ``j >= 1`` whose
+    compacted letters equal the compacted surname: ``tails.get(lc, 0)``.
+    """
+    got_last = _SURNAMES.get(last)
+    if got_last is None:
+        if len(_SURNAMES) > 1_000_000:
+            _SURNAMES.clear()
+        parts = tuple(last.split())
+        got_last = _SURNAMES[last] = (parts, _compact(parts))
+    last_parts, lc = got_last
     cuts: list[tuple[float, str]] = []
-    k = 0
-    for j in range(1, len(tokens)):
-        if _compact(tokens[j:]) == lc:
-            k = j
-            break
+    k = tails.get(lc, 0)
     if not k:
         if len(last_parts) > 1 and tokens[-1] in last_parts:
             k, cut = len(tokens) - 1, (10.0, "one part of the surname")
@@ -214,7 +250,13 @@ def compare_names(
     evidence = "; ".join(c[1] for c in cuts) or "name agrees"
     if missing:
         evidence += f"; suffix {ref_suffix} not written"
-    return NameComparison(100.0 - sum(c[0] for c in cuts), auto, missing, evidence)
+    value = (100.0 - sum(c[0] for c in cuts), auto, missing, evidence)
+    got = _COMPARISONS.get(value)
+    if got is None:
+        if len(_COMPARISONS) > 100_000:
+            _COMPARISONS.clear()
+        got = _COMPARISONS[value] = NameComparison(*value)
+    return got
 
 
 def _split_address(addr: str) -> tuple[str, str]:
@@ -255,6 +297,38 @@ def compare_addresses(written: str, addresses: Sequence[tuple[str, str]]) -> tup
         ):
             best = ("close", kind)
     return best
+
+
+def _agree(
+    written: str, num: str, street: str, addresses: Sequence[tuple[str, str]]
+) -> tuple[str, str]:
+    """:func:`compare_addresses` with ``written`` already split into ``num``, ``street``.
+
+    Notes
+    -----
+    ``compare_addresses`` returns the kind of the first equal key, else of the
+    first close one: one with the same house number (the key is ``num`` or
+    starts with ``num + " "``) whose street is at least
+    :data:`ADDRESS_CLOSE_RATIO` alike, or, with no number written, one with
+    the same street.
+    """
+    if not written:
+        return "", ""
+    for key, kind in addresses:
+        if key == written:
+            return "same", kind
+    if num:
+        cut = len(num) + 1
+        for key, kind in addresses:
+            if (key == num or (key.startswith(num) and key[cut - 1 : cut] == " ")) and fuzz.ratio(
+                street, key[cut:]
+            ) >= ADDRESS_CLOSE_RATIO:
+                return "close", kind
+    elif street:
+        for key, kind in addresses:
+            if _split_address(key)[1] == street:
+                return "close", kind
+    return "", ""
 
 
 def _codes(keys: list[np.ndarray]) -> np.ndarray:
@@ -359,6 +433,7 @@ class Reference:
     _name_cache: dict[
         tuple[tuple[str, ...], str, tuple[str, str, str, str]], NameComparison | None
     ] = field(default_factory=dict, repr=False)
+    _name_ids: list[int] | None = field(default=None, repr=False)
 
     @classmethod
     def build(
@@ -496,22 +571,42 @@ class Reference:
             self._members = _groups(np.arange(len(ids), dtype=np.int64), [ids])
         return self._members.get(identity, [identity])
 
-    def compare(self, tokens: tuple[str, ...], suffix: str, i: int) -> NameComparison | None:
+    def compare(
+        self,
+        tokens: tuple[str, ...],
+        suffix: str,
+        i: int,
+        *,
+        tails: dict[str, int] | None = None,
+    ) -> NameComparison | None:
         """:func:`compare_names` of a written name with reference ``i``, cached.
 
         Notes
         -----
         ``compare_names`` reads of the middle name only its initial (or its
         absence), so references differing only past the middle initial share
-        one cached answer.
+        one cached answer. ``tails`` is :func:`_tails` of ``tokens`` (computed
+        when not given).
         """
         key = (tokens, suffix, self._name_key[i])
         if key in self._name_cache:
             return self._name_cache[key]
         f, mi, la, sf = self._name_key[i]
-        got = compare_names(tokens, suffix, f, mi, la, sf)
+        if len(tokens) < 2 or not la:
+            got = None
+        else:
+            got = _compare_names(
+                tokens, _tails(tokens) if tails is None else tails, suffix, f, mi, la, sf
+            )
         self._name_cache[key] = got
         return got
+
+    def name_ids(self) -> list[int]:
+        """Number of each reference's name key (first, middle initial, surname, suffix)."""
+        if self._name_ids is None:
+            seen: dict[tuple[str, str, str, str], int] = {}
+            self._name_ids = [seen.setdefault(k, len(seen)) for k in self._name_key]
+        return self._name_ids
 
     def name_of(self, i: int) -> str:
         """Display name of a reference."""
@@ -605,62 +700,82 @@ def match_people(
     MatchResult
     """
     by_name, by_addr = _candidates(ref, tokens, address)
-    cands: list[Candidate] = []
-    name_key, name_cache = ref._name_key, ref._name_cache
+    # one record per candidate whose name can match, in reference order:
+    # (ref, comparison, address agreement, address kind)
+    recs: list[tuple[int, NameComparison, str, str]] = []
+    name_ids = ref.name_ids()
+    addresses = ref.addresses
+    num, street = _split_address(address)
+    names: dict[int, NameComparison | None] = {}  # name key number -> comparison
+    tails = _tails(tokens)
+    name_key = ref._name_key
+    two = len(tokens) >= 2
     for i in sorted(by_name | by_addr):
-        key = (tokens, suffix, name_key[i])
-        nc = name_cache[key] if key in name_cache else ref.compare(tokens, suffix, i)
+        nid = name_ids[i]
+        if nid in names:
+            nc = names[nid]
+        else:
+            f, mi, la, sf = name_key[i]
+            nc = _compare_names(tokens, tails, suffix, f, mi, la, sf) if two and la else None
+            names[nid] = nc
         if nc is None:
             continue
-        agree, kind = compare_addresses(address, ref.addresses[i])
-        cands.append(Candidate(i, nc.score, nc.evidence, agree, kind, nc.auto, nc.suffix_missing))
-    if not cands:
+        agree, kind = _agree(address, num, street, addresses[i])
+        recs.append((i, nc, agree, kind))
+    if not recs:
         return MatchResult("none", -1, 0.0, "", ())
-    auto = [c for c in cands if c.auto and c.address == "same"]
-    idents = sorted({ref.identity[c.ref] for c in auto})
-    ordered = sorted(cands, key=lambda c: (-c.name_score, c.address != "same", c.ref))
-    kept = tuple(ordered[:max_candidates])
+
+    def order(r: tuple[int, NameComparison, str, str]) -> tuple[float, bool, int]:
+        return (-r[1].score, r[2] != "same", r[0])
+
+    def candidate(r: tuple[int, NameComparison, str, str]) -> Candidate:
+        nc = r[1]
+        return Candidate(r[0], nc.score, nc.evidence, r[2], r[3], nc.auto, nc.suffix_missing)
+
+    auto = [r for r in recs if r[1].auto and r[2] == "same"]
+    idents = sorted({ref.identity[r[0]] for r in auto})
+    # the order key ends with the (distinct) reference: nsmallest == sorted()[:k]
+    kept = tuple(candidate(r) for r in heapq.nsmallest(max_candidates, recs, key=order))
     if len(idents) == 1:
         # a Jr/Sr pair: a missing suffix is not enough when a namesake has another suffix
-        missing = any(c.suffix_missing for c in auto)
+        missing = any(r[1].suffix_missing for r in auto)
         if missing:
-            chosen = auto[0].ref
+            chosen = auto[0][0]
             namesakes = ref.by_fullname.get((ref.first[chosen], _compact(ref.last[chosen].split())))
             suffixes = {ref.suffix[j] for j in namesakes or ()}
             if len(suffixes) > 1:
                 return MatchResult(
                     "review",
                     -1,
-                    max(c.name_score for c in auto),
+                    max(r[1].score for r in auto),
                     "suffix not written and the roll has "
                     + " and ".join(sorted(s or "no suffix" for s in suffixes))
                     + " of this name",
                     kept,
                 )
-        return MatchResult("accept", idents[0], max(c.name_score for c in auto), "", kept)
+        return MatchResult("accept", idents[0], max(r[1].score for r in auto), "", kept)
     if len(idents) > 1:
-        labels = sorted({ref.label[c.ref] for c in auto})
+        labels = sorted({ref.label[r[0]] for r in auto})
         return MatchResult(
             "review",
             -1,
-            max(c.name_score for c in auto),
+            max(r[1].score for r in auto),
             "several match: " + ";".join(labels),
             kept,
         )
-    near = [c for c in cands if c.address in ("same", "close")]
+    near = [r for r in recs if r[2] in ("same", "close")]
     if near:
-        best = sorted(near, key=lambda c: (-c.name_score, c.address != "same", c.ref))[0]
+        best = min(near, key=order)
         return MatchResult(
             "review",
             -1,
-            best.name_score,
-            f"review: {best.name_evidence}; address {best.address or 'differs'} "
-            f"({ref.label[best.ref]})",
+            best[1].score,
+            f"review: {best[1].evidence}; address {best[2] or 'differs'} ({ref.label[best[0]]})",
             kept,
         )
-    exact_elsewhere = [c for c in cands if c.auto and not c.suffix_missing]
+    exact_elsewhere = [r for r in recs if r[1].auto and not r[1].suffix_missing]
     if exact_elsewhere:
-        labels = sorted({ref.label[c.ref] for c in exact_elsewhere})
+        labels = sorted({ref.label[r[0]] for r in exact_elsewhere})
         note = "name found at another address: " + ";".join(labels[:5])
         if review_name_elsewhere:
             return MatchResult("review", -1, 100.0, note, kept)
@@ -699,21 +814,34 @@ def _roll_addresses(roll: pd.DataFrame) -> dict[str, tuple[tuple[str, str], ...]
     """
     if not len(roll):
         return {}
-    keys = _text_series(roll, PARCEL_KEY).to_numpy()
-    parts = []
-    for kind, prefix in (("situs", "parcel_address"), ("mailing", "mailing_address")):
+    keys = _text_col(roll, PARCEL_KEY)
+    found = []
+    for prefix in ("parcel_address", "mailing_address"):
         cols = [_text_series(roll, f"{prefix}_{p}") for p in ("number", "street", "suff")]
-        parts.append(
-            pd.DataFrame(
-                {"key": keys, "a": normalize_address_columns(*cols).to_numpy(), "kind": kind}
-            )
-        )
-    both = pd.concat(parts, ignore_index=True)
-    both = both.loc[both["a"] != ""].drop_duplicates(["key", "a", "kind"])
-    pairs = np.empty(len(both), dtype=object)
-    pairs[:] = list(zip(both["a"].tolist(), both["kind"].tolist(), strict=True))
-    blocks = _groups(pairs, [both["key"].to_numpy()])
-    return {k: tuple(blocks.get(k)) for k in blocks}
+        found.append(normalize_address_columns(*cols).tolist())
+    situs, mailing = found
+    if len(set(keys)) == len(keys):
+        # each parcel once (the usual roll): no repeats to drop; the parcels
+        # with a situs address first, then those with a mailing address only
+        once: dict[str, tuple[tuple[str, str], ...]] = {}
+        for k, a, m in zip(keys, situs, mailing, strict=True):
+            if a:
+                once[k] = ((a, "situs"), (m, "mailing")) if m else ((a, "situs"),)
+        for k, a, m in zip(keys, situs, mailing, strict=True):
+            if m and not a:
+                once[k] = ((m, "mailing"),)
+        return once
+    out: dict[str, list[tuple[str, str]]] = {}
+    for kind, column in (("situs", situs), ("mailing", mailing)):
+        for k, a in zip(keys, column, strict=True):
+            if not a:
+                continue
+            got = out.get(k)
+            if got is None:
+                out[k] = [(a, kind)]
+            elif (a, kind) not in got:
+                got.append((a, kind))
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def _labels(roll: pd.DataFrame) -> dict[str, str]:

@@ -222,13 +222,18 @@ _RARE_TRIGGER = "|".join(
     "(?:" + p.replace("( |$)", "(?: |$)") + ")" for p, _ in _NAME_RULES[_N_GENERAL_RULES:]
 )
 _NAME_RULES_RE = tuple((re.compile(p), r) for p, r in _NAME_RULES)
+_RARE_TRIGGER_RE = re.compile(_RARE_TRIGGER)
 
 
 @lru_cache(maxsize=1_000_000)
 def _normalize_name_cached(s: str) -> str:
     text = s.upper()
-    for pattern, repl in _NAME_RULES_RE:
+    for pattern, repl in _NAME_RULES_RE[:_N_GENERAL_RULES]:
         text = pattern.sub(repl, text)
+    # the rarer rules only where one of them can apply (else each is a no-op)
+    if _RARE_TRIGGER_RE.search(text):
+        for pattern, repl in _NAME_RULES_RE[_N_GENERAL_RULES:]:
+            text = pattern.sub(repl, text)
     return text
 
 
@@ -488,6 +493,8 @@ def fold_accents(s: str) -> str:
         The text without combining marks (``"ø"``, which has no decomposition,
         is kept).
     """
+    if s.isascii():
+        return s  # ASCII is its own NFKD form and has no combining marks
     return _COMBINING.sub("", unicodedata.normalize("NFKD", s))
 
 
