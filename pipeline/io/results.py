@@ -95,7 +95,6 @@ _LIBRARIES = (
     "pydantic",
     "pandera",
     "rapidfuzz",
-    "usaddress",
 )
 
 
