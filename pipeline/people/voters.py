@@ -49,6 +49,7 @@ from pipeline.people.names import (
     NAME_SUFFIXES,
     normalize_name,
     person_name_parts,
+    reorder_comma,
     split_name_suffix,
 )
 from pipeline.people.placement import normalize_addresses
@@ -75,7 +76,6 @@ LINE_COLUMNS: tuple[str, ...] = (
 )
 
 _ADDRESS_PARTS = ("RADDNUMBER", "RHALFCODE", "RPREDIRECTION", "RSTREETNAME", "RPOSTDIRECTION")
-_SUFFIX_VALUES = frozenset(NAME_SUFFIXES.values()) | frozenset(NAME_SUFFIXES)
 
 SCORE_EXACT = 100.0
 SCORE_LOOSE = 90.0
@@ -162,24 +162,6 @@ def qualified_voters(
     return out
 
 
-def _reorder_comma(name: str) -> str:
-    """``"Smith, John A."`` -> ``"John A. Smith"``; ``"John Smith, Jr."`` unchanged."""
-    if "," not in name:
-        return name
-    parts = [p.strip() for p in name.split(",") if p.strip()]
-    if len(parts) < 2:
-        return " ".join(parts)
-
-    def is_suffix(p: str) -> bool:
-        return normalize_name(p) in _SUFFIX_VALUES
-
-    if len(parts) == 2 and is_suffix(parts[1]):
-        return f"{parts[0]} {parts[1]}"
-    if len(parts) == 3 and is_suffix(parts[2]):
-        return f"{parts[1]} {parts[0]} {parts[2]}"
-    return " ".join([*parts[1:], parts[0]])
-
-
 def signer_name_key(name: str) -> tuple[str, str]:
     """Normalised name of a signer, without and with its suffix split off.
 
@@ -194,7 +176,7 @@ def signer_name_key(name: str) -> tuple[str, str]:
         ``(name without suffix, suffix or "")``, e.g. ``("JOHN A SMITH", "JR")``
         for ``"Smith, John A., Jr."``.
     """
-    return split_name_suffix(normalize_name(_reorder_comma(name)))
+    return split_name_suffix(normalize_name(reorder_comma(name)))
 
 
 def _voter_name_keys(voters: pd.DataFrame, address_norm: pd.Series) -> pd.DataFrame:
