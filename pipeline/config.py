@@ -50,6 +50,8 @@ class TerritorySection(_Section):
     crs: str | None = None
     coterminous_with: str | None = None
     district: Path | None = None
+    #: Added: street centrelines for the streets description (§ 2-202.1.c(1)(b)).
+    streets: Path | None = None
 
 
 class TownSection(_Section):
@@ -149,6 +151,8 @@ class PetitionConfig(_Section):
         files: dict[str, Path] = {"territory.boundary": self.territory.boundary}
         if self.territory.district:
             files["territory.district"] = self.territory.district
+        if self.territory.streets:
+            files["territory.streets"] = self.territory.streets
         for town in self.towns:
             files[f"towns.{town.swis}.roll"] = town.roll
             files[f"towns.{town.swis}.parcels"] = town.parcels
@@ -196,7 +200,7 @@ class PetitionConfig(_Section):
 
 
 _PATH_KEYS: dict[str, tuple[str, ...]] = {
-    "territory": ("boundary", "district"),
+    "territory": ("boundary", "district", "streets"),
     "towns": ("roll", "parcels", "boundary"),
     "equalization": ("rates",),
     "signers": ("pages", "signatures"),

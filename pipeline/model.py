@@ -62,5 +62,7 @@ class PetitionInputs:
     district: BaseGeometry | None = None
     coterminous_with: str | None = None
     villages: BaseGeometry | None = None
+    #: Street centrelines (``name``, ``source_row``, lines), for the streets description.
+    streets: gpd.GeoDataFrame | None = None
     #: Messages of the readers: repaired geometries, reprojections, warnings.
     notes: list[str] = field(default_factory=list)

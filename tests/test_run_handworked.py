@@ -374,3 +374,23 @@ def test_listed_town_the_territory_does_not_reach_is_no_part(tmp_path: Path) -> 
     assert owner["passes"] is True
     assert summary["filing"]["copies_with"] == []
     assert summary["filing"]["deposit_total"] == 6000
+
+
+def test_territory_in_a_town_without_a_towns_table_is_bad_input(tmp_path: Path) -> None:
+    """Only town A is listed, but the territory takes half of B1 (town 104600).
+
+    B1's 20,000 of apportioned value would silently be missing from the owner test:
+    exit 2, naming the parcel layer, the feature (B1 is feature 3), SWIS and the town.
+    """
+    root = tmp_path / "p"
+    config = make_petition(root)
+    text = config.read_text()
+    start = text.index('[[towns]]\nswis = "104600"')
+    text = text[:start] + text[text.index("[equalization]") :]
+    config.write_text(text)
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    for part in ("parcels.gpkg", "feature 3", "SWIS", "town 104600", "50.0%"):
+        assert part in proc.stderr, proc.stderr
+    assert not out.exists()

@@ -69,7 +69,19 @@ def write_filing_package(
         )
     except ValueError as exc:
         problem = str(exc)
-    files |= write_description(directory, description, when=when, problem=problem)
+    streets = None
+    if inputs.streets is not None and description is not None:
+        from pipeline.geometry.streets import describe_streets
+
+        streets = describe_streets(
+            inputs.territory,
+            inputs.streets,
+            working_crs=inputs.working_crs,
+            crs=description.crs,
+            name=inputs.name,
+            place=place_words([(t.name, counties.get(t.swis)) for t in inputs.towns]),
+        )
+    files |= write_description(directory, description, when=when, problem=problem, streets=streets)
 
     files |= write_map(
         directory,

@@ -1,7 +1,10 @@
 """Exhibits of the petition (§ 2-202.1.c): the territory and its regular inhabitants.
 
 - c(1) description of the territory: the metes-and-bounds text computed by
-  :func:`pipeline.geometry.metes.describe_territory`, as plain text and DOCX.
+  :func:`pipeline.geometry.metes.describe_territory`, as plain text and DOCX;
+  with a street-centreline layer, also the description by reference to streets
+  (c(1)(b), :func:`pipeline.geometry.streets.describe_streets`), as plain text
+  and as the second section of the DOCX.
 - c(2) list of the regular inhabitants: the persons the evaluation placed in
   the territory (status ``inside`` of the inhabitant schedule), as PDF and CSV.
 """
@@ -20,6 +23,7 @@ from pipeline.documents._render import (
     Document,
     Heading,
     Mono,
+    PageBreak,
     Para,
     Table,
     Title,
@@ -27,6 +31,7 @@ from pipeline.documents._render import (
     render_pdf,
 )
 from pipeline.geometry.metes import MetesAndBounds
+from pipeline.geometry.streets import StreetsDescription
 from pipeline.io.results import write_csv
 
 __all__ = ["inhabitants_exhibit", "write_description", "write_inhabitants"]
@@ -112,49 +117,63 @@ def place_words(towns: Sequence[tuple[str, str | None]]) -> str:
     return where
 
 
-def write_description(
-    directory: Path,
-    description: MetesAndBounds | None,
-    *,
-    when: dt.date,
-    problem: str = "",
-) -> dict[str, Path]:
-    """Write ``exhibit-description.txt`` and ``exhibit-description.docx`` (c(1)).
-
-    When the description could not be made (``description`` is ``None``), the
-    text file states why.
-    """
-    txt = directory / "exhibit-description.txt"
-    if description is None:
-        write_bytes(txt, f"No metes-and-bounds description: {problem}\n".encode())
-        return {"exhibit-description.txt": txt}
-    write_bytes(txt, description.text.encode("utf-8"))
-    lines = description.text.splitlines()
-    doc = Document(title="Exhibit: description of the territory", when=when)
-    doc.add(Title("EXHIBIT — DESCRIPTION OF THE TERRITORY"))
+def _add_text(doc: Document, lines: list[str]) -> None:
+    """Add a description's lines (after its title line) as headings, paragraphs, courses."""
     para: list[str] = []
-    for line in lines[1:]:
+    for line in [*lines[1:], ""]:
         if line.strip():
             para.append(line)
             continue
         if para:
             text = " ".join(para)
-            if text.startswith(("PARCEL", "EXCEPTION")):
+            if text.startswith(("PARCEL", "EXCEPTION ")):
                 doc.add(Heading(text))
             elif text.startswith("THENCE"):
                 doc.add(Mono("\n".join(para)))
             else:
                 doc.add(Para(text))
             para = []
-    if para:
-        doc.add(Para(" ".join(para)))
+
+
+def write_description(
+    directory: Path,
+    description: MetesAndBounds | None,
+    *,
+    when: dt.date,
+    problem: str = "",
+    streets: StreetsDescription | None = None,
+) -> dict[str, Path]:
+    """Write ``exhibit-description.txt`` and ``exhibit-description.docx`` (c(1)).
+
+    When the description could not be made (``description`` is ``None``), the
+    text file states why. With ``streets`` (the description by reference to
+    streets, c(1)(b)), ``exhibit-description-streets.txt`` is written too and
+    its text is the second section of the DOCX.
+    """
+    txt = directory / "exhibit-description.txt"
+    files: dict[str, Path] = {}
+    if streets is not None:
+        files["exhibit-description-streets.txt"] = write_bytes(
+            directory / "exhibit-description-streets.txt", streets.text.encode("utf-8")
+        )
+    if description is None:
+        write_bytes(txt, f"No metes-and-bounds description: {problem}\n".encode())
+        return {"exhibit-description.txt": txt, **files}
+    write_bytes(txt, description.text.encode("utf-8"))
+    doc = Document(title="Exhibit: description of the territory", when=when)
+    doc.add(Title("EXHIBIT — DESCRIPTION OF THE TERRITORY"))
+    _add_text(doc, description.text.splitlines())
     doc.add(
         Para(
             f"Error of closure of every course list: at most {description.max_closure_ft:.3f} "
             "feet (bearings and distances as written)."
         )
     )
+    if streets is not None:
+        doc.add(PageBreak(), Title("DESCRIPTION BY REFERENCE TO STREETS"))
+        _add_text(doc, streets.text.splitlines())
     return {
         "exhibit-description.txt": txt,
         "exhibit-description.docx": render_docx(doc, directory / "exhibit-description.docx"),
+        **files,
     }

@@ -18,7 +18,7 @@ from pipeline.io._tables import (
     read_rates,
     read_signatures,
 )
-from pipeline.io._vector import read_boundary, read_parcels
+from pipeline.io._vector import read_boundary, read_lines, read_parcels
 from pipeline.io._voters import read_voters
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "read_apportionment_overrides",
     "read_boundary",
     "read_inhabitants",
+    "read_lines",
     "read_match_decisions",
     "read_ownership_overrides",
     "read_pages",

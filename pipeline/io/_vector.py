@@ -368,3 +368,84 @@ def read_boundary(
     if out.geometry.name != "geometry":
         out = out.rename_geometry("geometry")
     return out, notes
+
+
+#: Field names (lower-cased) that hold a street's name, in order of preference.
+STREET_NAME_FIELDS = ("name", "fullname", "street", "st_name", "label")
+_LINE_TYPES = (1, 2, 5)  # LineString, LinearRing, MultiLineString
+
+
+def read_lines(
+    path: str | Path, *, crs: str | None, working_crs: str, what: str
+) -> gpd.GeoDataFrame:
+    """Read a line layer (street centrelines) with a name per feature.
+
+    Parameters
+    ----------
+    path
+        Any vector format GDAL reads, or GeoParquet.
+    crs
+        The CRS to assume when the file carries none (the file's wins otherwise).
+    working_crs
+        The CRS of the returned geometries.
+    what
+        What a feature is (``"street"``), used in messages.
+
+    Returns
+    -------
+    geopandas.GeoDataFrame
+        Columns ``name`` (stripped text; ``""`` when the feature has none),
+        ``source_row`` (feature number from 1) and ``geometry`` (LineString or
+        MultiLineString in ``working_crs``), one row per feature, in file order.
+
+    Raises
+    ------
+    InputError
+        Missing/empty/unreadable file, no CRS, no name field (looked for
+        ``NAME``, ``FULLNAME``, ``STREET``, ``ST_NAME``, ``LABEL``,
+        case-insensitively), a missing/empty geometry, a feature that is not a
+        line (names the feature).
+    """
+    notes: list[str] = []
+    gdf = _read_layer(path)
+    cols = [str(c) for c in gdf.columns if c != gdf.geometry.name]
+    field = _find_field(cols, STREET_NAME_FIELDS)
+    if field is None:
+        raise InputError(
+            path,
+            f"no {what} name field (looked for NAME, FULLNAME, STREET, ST_NAME, LABEL); "
+            f"fields found: {', '.join(cols) or 'none'}",
+            column="NAME",
+        )
+    gdf = _set_crs(gdf, path, crs, notes)
+    geoms = np.asarray(gdf.geometry.array)
+    missing = shapely.is_missing(geoms)
+    if missing.any():
+        fid = int(np.flatnonzero(missing)[0]) + 1
+        raise InputError(path, f"{what}: geometry is missing", feature=fid, column="geometry")
+    empty = shapely.is_empty(geoms)
+    if empty.any():
+        fid = int(np.flatnonzero(empty)[0]) + 1
+        raise InputError(path, f"{what}: geometry is empty", feature=fid, column="geometry")
+    not_line = ~np.isin(shapely.get_type_id(geoms), _LINE_TYPES)
+    if not_line.any():
+        i = int(np.flatnonzero(not_line)[0])
+        raise InputError(
+            path,
+            f"{what}: a {geoms[i].geom_type} where a line is expected "
+            f"({int(not_line.sum())} such features)",
+            feature=i + 1,
+            column="geometry",
+        )
+    names = gdf[field].map(lambda v: "" if v is None or pd.isna(v) else str(v).strip())
+    out = gpd.GeoDataFrame(
+        {
+            "name": names.astype("str").to_numpy(),
+            SOURCE_ROW: np.arange(1, len(gdf) + 1, dtype="int64"),
+        },
+        geometry=gpd.GeoSeries(geoms, crs=gdf.crs),
+    )
+    out = _to_working(out, path, working_crs)
+    if out.geometry.name != "geometry":
+        out = out.rename_geometry("geometry")
+    return out

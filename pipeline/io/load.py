@@ -11,18 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import geopandas as gpd
 import pandas as pd
 
 from pipeline.config import PetitionConfig
 from pipeline.errors import InputError
-from pipeline.geometry import union_territory
+from pipeline.geometry import apportion, union_territory
 from pipeline.geometry.area import working_crs_for
 from pipeline.io import (
     read_apportionment_overrides,
     read_boundary,
     read_inhabitants,
+    read_lines,
     read_match_decisions,
     read_ownership_overrides,
     read_pages,
@@ -106,6 +108,36 @@ def _roll_for_town(
     return roll
 
 
+def _check_unlisted_towns(
+    others: gpd.GeoDataFrame, territory: Any, path: Path, config: PetitionConfig
+) -> None:
+    """A parcel of a town the config does not list may not lie in the territory.
+
+    Its value would silently be missing from the owner test (§ 2-202.1.a(2)): the
+    territory then lies in a town without a ``[[towns]]`` table. Overlaps under
+    the sliver tolerance (digitising noise along a town line) are let through.
+    """
+    if others.empty:
+        return
+    near = others.loc[others.intersects(territory).to_numpy()]
+    if near.empty:
+        return
+    frac = apportion(near.geometry, territory)["raw_fraction"].to_numpy()
+    inside = frac > max(config.policy.sliver_tolerance, 1e-9)
+    if not inside.any():
+        return
+    first = near.loc[inside].iloc[0]
+    town = town_of_swis(str(first["swis"]))
+    raise InputError(
+        path,
+        f"parcel {first['swis']} {first['print_key']} of town {town} lies "
+        f"{float(frac[inside][0]):.1%} in the territory, but town {town} has no [[towns]] "
+        f"table in the config ({int(inside.sum())} such parcels): add the town with its roll",
+        feature=int(first["source_row"]),
+        column="SWIS",
+    )
+
+
 def load_inputs(
     config: PetitionConfig, *, progress: Progress = _noop, roll_year: int | None = None
 ) -> PetitionInputs:
@@ -145,6 +177,20 @@ def load_inputs(
         )
         notes.extend(repairs)
         district = d.geometry.union_all()
+    streets = None
+    if config.territory.streets is not None:
+        streets = read_lines(
+            config.territory.streets,
+            crs=config.territory.crs,
+            working_crs=working_crs,
+            what="street",
+        )
+        unnamed = int((streets["name"] == "").sum())
+        if unnamed:
+            notes.append(
+                f"{Path(config.territory.streets).name}: {unnamed} street features without a "
+                "name are not used in the streets description"
+            )
 
     rates = read_rates(config.equalization.rates) if config.equalization.rates else None
     multi_town = len(config.towns) > 1
@@ -208,6 +254,7 @@ def load_inputs(
     for path, layer in parcel_layers.items():
         in_towns = layer["swis"].map(town_of_swis).isin(town_codes)
         if (~in_towns).any():
+            _check_unlisted_towns(layer.loc[~in_towns], territory, path, config)
             notes.append(
                 f"{path.name}: {int((~in_towns).sum())} polygons of towns not in the petition "
                 "set aside"
@@ -265,6 +312,7 @@ def load_inputs(
         ownership_overrides=read_ownership_overrides(o.ownership) if o.ownership else None,
         match_decisions=read_match_decisions(o.matches) if o.matches else None,
         district=district,
+        streets=streets,
         coterminous_with=config.territory.coterminous_with,
         notes=notes,
     )

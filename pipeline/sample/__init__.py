@@ -2,8 +2,8 @@
 
 ``generate_sample(out_dir, parcels=N, towns=K, seed=S)`` writes into ``out_dir``
 a ``petition.toml`` and every input it names (rolls, parcel polygons, town
-and territory boundaries, equalization rates, signature pages, voters,
-inhabitants, an apportionment override), plus ``ground_truth.csv`` (the true
+and territory boundaries, street centrelines, equalization rates, signature
+pages, voters, inhabitants, an apportionment override), plus ``ground_truth.csv`` (the true
 identity of every signature line; not named in the config). Same seed, same
 bytes: all randomness comes from one ``numpy.random.default_rng(seed)``.
 
@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import shapely
 
 from pipeline.sample import _lexicon as lx
 from pipeline.sample import _people, _write
@@ -104,6 +105,21 @@ def generate_sample(out_dir: Path, *, parcels: int = 3000, towns: int = 2, seed:
     _write.write_geojson(
         out_dir / "territory.geojson", [layout.territory], [{"NAME": "Proposed territory"}]
     )
+    # Street centrelines of the main roads (for the streets description).
+    mesh = layout.mesh
+    lines = [
+        shapely.LineString(np.column_stack([mesh.x[i], mesh.y[i]]))
+        for i in range(len(mesh.v_names))
+    ]
+    lines += [
+        shapely.LineString(np.column_stack([mesh.x[:, j], mesh.y[:, j]]))
+        for j in range(len(mesh.h_names))
+    ]
+    _write.write_geojson(
+        out_dir / "streets.geojson",
+        lines,
+        [{"NAME": f"{a} {b}".strip()} for a, b in [*mesh.v_names, *mesh.h_names]],
+    )
     v = town_list[layout.village_town]
     _write.write_geojson(
         out_dir / "village.geojson",
@@ -162,5 +178,6 @@ def generate_sample(out_dir: Path, *, parcels: int = 3000, towns: int = 2, seed:
         ],
         designees=designees,
         apportionment=True,
+        streets=True,
     )
     return config

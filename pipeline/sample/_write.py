@@ -28,7 +28,7 @@ def write_csv(path: Path, frame: pd.DataFrame) -> None:
 
 
 def write_geojson(path: Path, geoms: list[shapely.Geometry], props: list[dict[str, str]]) -> None:
-    """Write polygons as a GeoJSON FeatureCollection in EPSG:2260 (named in a ``crs`` member).
+    """Write polygons or lines as a GeoJSON FeatureCollection in EPSG:2260 (``crs`` member).
 
     Coordinates are rounded to 0.01 ft.
     """
@@ -84,6 +84,7 @@ def write_config(
     towns: list[dict[str, str]],
     designees: list[dict[str, str]],
     apportionment: bool,
+    streets: bool = False,
 ) -> None:
     """Write ``petition.toml`` (paths relative to it)."""
     out = [
@@ -96,6 +97,7 @@ def write_config(
         "[territory]",
         'boundary = "territory.geojson"',
         'crs = "EPSG:2260"',
+        *(['streets = "streets.geojson"'] if streets else []),
         "",
     ]
     for t in towns:
