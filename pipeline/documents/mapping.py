@@ -257,8 +257,16 @@ def render_map(
     ax.add_patch(
         Rectangle((bx + bar_units / 2, by), bar_units / 2, h, facecolor="white", edgecolor="black")
     )
-    ax.text(bx, by + 2 * h, "0", ha="center", fontsize=8)
-    ax.text(bx + bar_units, by + 2 * h, label, ha="center", fontsize=8)
+    ax.text(bx, by + 1.6 * h, "0", ha="center", va="bottom", fontsize=8)
+    ax.text(
+        bx + bar_units,
+        by + 1.6 * h,
+        label,
+        ha="left",
+        va="bottom",
+        fontsize=8,
+        bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0, "alpha": 0.85},
+    )
     fig.legend(
         handles=handles,
         loc="lower center",
