@@ -29,7 +29,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from pipeline.config import PolicySection
-from pipeline.frames import PARCEL_KEY
+from pipeline.frames import PARCEL_KEY, SIGNATURE_COLUMNS
 from pipeline.geometry import apportion
 from pipeline.geometry.area import geodesic_area_sq_mi
 from pipeline.geometry.territory import town_parts
@@ -106,18 +106,6 @@ SIGNATURE_SCHEDULE_COLUMNS: tuple[str, ...] = (
     "credit_assessed",
     "credit_full",
     "note",
-)
-
-_SIGNATURE_FRAME = (
-    "page",
-    "line",
-    "name",
-    "address",
-    "town",
-    "signed_on",
-    "signing_for",
-    "credited_assessed_value",
-    "source_row",
 )
 
 _RESIDENT_LINES = ("page", "line", "status", "matched_to", "match_score")
@@ -245,7 +233,7 @@ def prepare(inputs: PetitionInputs, *, policy: PolicySection) -> Prepared:
             inputs.match_decisions, signatures, pages, inputs.roll, inputs.voters
         )
     else:
-        signatures = pd.DataFrame(columns=list(_SIGNATURE_FRAME))
+        signatures = pd.DataFrame(columns=list(SIGNATURE_COLUMNS))
         pages = pd.DataFrame(columns=["page", "basis", "stated_signature_count"])
         matches = owner_matcher(signatures, pages, owners, inputs.roll)
 
