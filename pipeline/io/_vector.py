@@ -104,19 +104,23 @@ def _set_crs(
     return gdf
 
 
+def _check_present(geoms: np.ndarray, path: str | Path, what: str) -> None:
+    """Raise naming the first feature (from 1) whose geometry is missing or empty."""
+    for bad, problem in (
+        (shapely.is_missing(geoms), "missing"),
+        (shapely.is_empty(geoms), "empty"),
+    ):
+        if bad.any():
+            fid = int(np.flatnonzero(bad)[0]) + 1
+            raise InputError(path, f"{what}: geometry is {problem}", feature=fid, column="geometry")
+
+
 def _repair_polygons(
     geoms: np.ndarray, path: str | Path, what: str, notes: list[str]
 ) -> np.ndarray:
     """Check and repair polygon geometries; raise on null/empty/non-polygonal."""
     types = shapely.get_type_id(geoms)
-    null = shapely.is_missing(geoms)
-    if null.any():
-        fid = int(np.flatnonzero(null)[0]) + 1
-        raise InputError(path, f"{what}: geometry is missing", feature=fid, column="geometry")
-    empty = shapely.is_empty(geoms)
-    if empty.any():
-        fid = int(np.flatnonzero(empty)[0]) + 1
-        raise InputError(path, f"{what}: geometry is empty", feature=fid, column="geometry")
+    _check_present(geoms, path, what)
     # 3 Polygon, 6 MultiPolygon, 7 GeometryCollection (checked after repair)
     not_poly = ~np.isin(types, (3, 6, 7))
     if not_poly.any():
@@ -419,14 +423,7 @@ def read_lines(
         )
     gdf = _set_crs(gdf, path, crs, notes)
     geoms = np.asarray(gdf.geometry.array)
-    missing = shapely.is_missing(geoms)
-    if missing.any():
-        fid = int(np.flatnonzero(missing)[0]) + 1
-        raise InputError(path, f"{what}: geometry is missing", feature=fid, column="geometry")
-    empty = shapely.is_empty(geoms)
-    if empty.any():
-        fid = int(np.flatnonzero(empty)[0]) + 1
-        raise InputError(path, f"{what}: geometry is empty", feature=fid, column="geometry")
+    _check_present(geoms, path, what)
     not_line = ~np.isin(shapely.get_type_id(geoms), _LINE_TYPES)
     if not_line.any():
         i = int(np.flatnonzero(not_line)[0])
