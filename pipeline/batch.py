@@ -26,6 +26,7 @@ from typing import Any
 import pandas as pd
 
 from pipeline.config import PetitionConfig, load_config
+from pipeline.engines import open_engine
 from pipeline.errors import InputError
 from pipeline.geometry import union_territory
 from pipeline.io import read_boundary
@@ -100,6 +101,9 @@ def run_batch(
     name_field: str | None = None,
     roll_year: int | None = None,
     progress: Progress = _noop,
+    engine: str = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
 ) -> BatchResult:
     """Evaluate many territories against the same rolls.
 
@@ -115,6 +119,9 @@ def run_batch(
         Field naming the features of a one-layer ``alternatives``.
     roll_year
         Force the roll year of every town (as ``petition run --roll-year``).
+    engine, scheduler, workers
+        Where each load's full apportionment runs
+        (:func:`pipeline.engines.open_engine`); the same results on every engine.
 
     Returns
     -------
@@ -138,76 +145,79 @@ def run_batch(
     if not configs:
         raise InputError(None, "give at least one config")
     loaded = [load_config(c) for c in configs]
-    groups: dict[str, Scenario] = {}
-    rows: list[BatchRow] = []
-    taken: set[str] = set()
-    loads = 0
+    with open_engine(engine, scheduler=scheduler, workers=workers) as fractions_engine:
+        groups: dict[str, Scenario] = {}
+        rows: list[BatchRow] = []
+        taken: set[str] = set()
+        loads = 0
 
-    def scenario_for(config: PetitionConfig, working_crs: str) -> tuple[Scenario, bool]:
-        nonlocal loads
-        key = _share_key(config, working_crs)
-        if key in groups:
-            return groups[key], False
-        progress(f"Reading the inputs of {config.source}")
-        inputs = load_inputs(config, progress=progress, roll_year=roll_year)
-        loads += 1
-        groups[key] = Scenario.from_inputs(inputs, policy=config.policy)
-        return groups[key], True
+        def scenario_for(config: PetitionConfig, working_crs: str) -> tuple[Scenario, bool]:
+            nonlocal loads
+            key = _share_key(config, working_crs)
+            if key in groups:
+                return groups[key], False
+            progress(f"Reading the inputs of {config.source}")
+            inputs = load_inputs(config, progress=progress, roll_year=roll_year)
+            loads += 1
+            groups[key] = Scenario.from_inputs(
+                inputs, policy=config.policy, engine=fractions_engine
+            )
+            return groups[key], True
 
-    for config in loaded:
-        source = config.source or Path(configs[0])
-        working_crs = choose_working_crs(config)
-        scenario, fresh = scenario_for(config, working_crs)
-        if alternatives is None:
-            if fresh:
-                territory, notes = scenario.territory, list(scenario.inputs.notes)
-            else:
-                layer, notes = read_boundary(
-                    config.territory.boundary,
-                    crs=config.territory.crs,
-                    working_crs=working_crs,
-                    what="territory",
+        for config in loaded:
+            source = config.source or Path(configs[0])
+            working_crs = choose_working_crs(config)
+            scenario, fresh = scenario_for(config, working_crs)
+            if alternatives is None:
+                if fresh:
+                    territory, notes = scenario.territory, list(scenario.inputs.notes)
+                else:
+                    layer, notes = read_boundary(
+                        config.territory.boundary,
+                        crs=config.territory.crs,
+                        working_crs=working_crs,
+                        what="territory",
+                    )
+                    try:
+                        territory, more = union_territory(layer.geometry)
+                    except ValueError as exc:
+                        raise InputError(config.territory.boundary, str(exc)) from None
+                    notes = notes + more
+                name = _unique(config.petition.name, taken)
+                progress(f"Evaluating {name}")
+                summary = scenario.with_boundary(territory, name=name).results()
+                rows.append(
+                    BatchRow(
+                        name=name,
+                        config=source,
+                        boundary=config.territory.boundary.as_posix(),
+                        summary=_with_name(summary, name),
+                        notes=tuple(notes),
+                    )
                 )
-                try:
-                    territory, more = union_territory(layer.geometry)
-                except ValueError as exc:
-                    raise InputError(config.territory.boundary, str(exc)) from None
-                notes = notes + more
-            name = _unique(config.petition.name, taken)
-            progress(f"Evaluating {name}")
-            summary = scenario.with_boundary(territory, name=name).results()
-            rows.append(
-                BatchRow(
-                    name=name,
-                    config=source,
-                    boundary=config.territory.boundary.as_posix(),
-                    summary=_with_name(summary, name),
-                    notes=tuple(notes),
-                )
+                continue
+            alts = read_alternatives(
+                alternatives,
+                crs=config.territory.crs,
+                working_crs=working_crs,
+                name_field=name_field,
             )
-            continue
-        alts = read_alternatives(
-            alternatives,
-            crs=config.territory.crs,
-            working_crs=working_crs,
-            name_field=name_field,
-        )
-        if not alts:
-            raise InputError(alternatives, "no alternative found")
-        for label, territory, notes in alts:
-            name = _unique(label if len(loaded) == 1 else f"{source.stem}: {label}", taken)
-            progress(f"Evaluating {name}")
-            summary = scenario.with_boundary(territory, name=name).results()
-            rows.append(
-                BatchRow(
-                    name=name,
-                    config=source,
-                    boundary=f"{Path(alternatives).as_posix()} [{label}]",
-                    summary=_with_name(summary, config.petition.name),
-                    notes=tuple(notes),
+            if not alts:
+                raise InputError(alternatives, "no alternative found")
+            for label, territory, notes in alts:
+                name = _unique(label if len(loaded) == 1 else f"{source.stem}: {label}", taken)
+                progress(f"Evaluating {name}")
+                summary = scenario.with_boundary(territory, name=name).results()
+                rows.append(
+                    BatchRow(
+                        name=name,
+                        config=source,
+                        boundary=f"{Path(alternatives).as_posix()} [{label}]",
+                        summary=_with_name(summary, config.petition.name),
+                        notes=tuple(notes),
+                    )
                 )
-            )
-    return BatchResult(rows=tuple(rows), loads=loads)
+        return BatchResult(rows=tuple(rows), loads=loads)
 
 
 def write_batch(out: str | Path, result: BatchResult) -> dict[str, Path]:

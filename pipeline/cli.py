@@ -31,6 +31,13 @@ def _input_error(exc: InputError) -> None:
     raise typer.Exit(code=2)
 
 
+def _check_engine(engine: str) -> None:
+    from pipeline.engines import ENGINES
+
+    if engine not in ENGINES:
+        raise InputError(None, f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
+
+
 @app.command()
 def run(
     config: Annotated[Path, typer.Argument(help="The petition's config file (TOML).")],
@@ -45,12 +52,41 @@ def run(
             "before filed_on, or the town's roll_year key).",
         ),
     ] = None,
+    engine: Annotated[
+        str,
+        typer.Option(
+            "--engine",
+            help="Where parcels are apportioned: local (in process) or dask "
+            "(dask.distributed; same results).",
+        ),
+    ] = "local",
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            help="With --engine dask: address of a running scheduler (tcp://host:8786); "
+            "default: a local cluster for the run.",
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", help="With --engine dask: workers of the local cluster.", min=1),
+    ] = None,
 ) -> None:
     """Run the whole pipeline and write the results folder."""
     from pipeline.run import run_petition
 
     try:
-        result_dir = run_petition(config, out=out, console=_err, roll_year=roll_year)
+        _check_engine(engine)
+        result_dir = run_petition(
+            config,
+            out=out,
+            console=_err,
+            roll_year=roll_year,
+            engine=engine,
+            scheduler=scheduler,
+            workers=workers,
+        )
     except InputError as exc:
         _input_error(exc)
         return
@@ -152,12 +188,33 @@ def batch(
     roll_year: Annotated[
         int | None, typer.Option("--roll-year", help="Force the roll year of every town.")
     ] = None,
+    engine: Annotated[
+        str,
+        typer.Option(
+            "--engine",
+            help="Where parcels are apportioned: local (in process) or dask "
+            "(dask.distributed; same results).",
+        ),
+    ] = "local",
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            help="With --engine dask: address of a running scheduler (tcp://host:8786); "
+            "default: a local cluster for the run.",
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", help="With --engine dask: workers of the local cluster.", min=1),
+    ] = None,
 ) -> None:
     """Many territories against the same rolls, each roll and parcel layer read once;
     the results side by side (batch.csv, batch.json)."""
     from pipeline.batch import run_batch, write_batch
 
     try:
+        _check_engine(engine)
         with _err.status("Running the batch…") as status:
             result = run_batch(
                 configs,
@@ -165,6 +222,9 @@ def batch(
                 name_field=name_field,
                 roll_year=roll_year,
                 progress=lambda msg: status.update(msg + "…"),
+                engine=engine,
+                scheduler=scheduler,
+                workers=workers,
             )
             files = write_batch(out, result)
     except InputError as exc:

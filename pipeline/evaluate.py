@@ -29,6 +29,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from pipeline.config import PolicySection
+from pipeline.engines import FractionEngine
 from pipeline.frames import PARCEL_KEY, SIGNATURE_COLUMNS
 from pipeline.geometry import apportion
 from pipeline.geometry.area import geodesic_area_sq_mi
@@ -155,6 +156,8 @@ class Prepared:
     designee_rows: tuple[dict[str, str], ...]
     designee_place: pd.DataFrame
     page_deficiencies: tuple[Deficiency, ...]
+    #: Where :meth:`fractions` runs (:mod:`pipeline.engines`); None: in process.
+    engine: FractionEngine | None = None
 
     @property
     def rates(self) -> dict[str, float]:
@@ -172,7 +175,11 @@ class Prepared:
 
     def fractions(self, territory: BaseGeometry) -> pd.DataFrame:
         """:func:`pipeline.geometry.apportion` of every parcel, indexed by ``parcel_key``."""
-        out = apportion(self.parcels, territory, sliver_tolerance=self.policy.sliver_tolerance)
+        tol = self.policy.sliver_tolerance
+        if self.engine is None:
+            out = apportion(self.parcels, territory, sliver_tolerance=tol)
+        else:
+            out = self.engine.fractions(self.parcels, territory, sliver_tolerance=tol)
         out.index = self.keys
         return out
 
@@ -198,7 +205,9 @@ def _merge_duplicate_parcels(parcels: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
     )
 
 
-def prepare(inputs: PetitionInputs, *, policy: PolicySection) -> Prepared:
+def prepare(
+    inputs: PetitionInputs, *, policy: PolicySection, engine: FractionEngine | None = None
+) -> Prepared:
     """Everything that does not depend on the territory, computed once.
 
     Parameters
@@ -207,6 +216,9 @@ def prepare(inputs: PetitionInputs, *, policy: PolicySection) -> Prepared:
         The loaded petition (:func:`pipeline.io.load.load_inputs`).
     policy
         The policy section of the config.
+    engine
+        Where :meth:`Prepared.fractions` runs (:func:`pipeline.engines.open_engine`);
+        None runs :func:`pipeline.geometry.apportion` in this process.
 
     Returns
     -------
@@ -271,6 +283,7 @@ def prepare(inputs: PetitionInputs, *, policy: PolicySection) -> Prepared:
         designee_rows=designee_rows,
         designee_place=place(pd.Series([d["address"] for d in designee_rows], dtype="str")),
         page_deficiencies=tuple(page_defs),
+        engine=engine,
     )
 
 
@@ -654,7 +667,9 @@ def assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame)
     )
 
 
-def evaluate(inputs: PetitionInputs, *, policy: PolicySection) -> Evaluation:
+def evaluate(
+    inputs: PetitionInputs, *, policy: PolicySection, engine: FractionEngine | None = None
+) -> Evaluation:
     """Run every test of the petition.
 
     Parameters
@@ -664,6 +679,8 @@ def evaluate(inputs: PetitionInputs, *, policy: PolicySection) -> Evaluation:
     policy
         The policy section of the config (value basis, sliver tolerance, voter
         statuses, straddle threshold, coterminous tolerance).
+    engine
+        Where the apportionment runs (:mod:`pipeline.engines`); None: in process.
 
     Returns
     -------
@@ -675,7 +692,7 @@ def evaluate(inputs: PetitionInputs, *, policy: PolicySection) -> Evaluation:
     :func:`prepare`, then :func:`assess` of ``inputs.territory`` with the
     apportionment of every parcel (:func:`pipeline.geometry.apportion`).
     """
-    prepared = prepare(inputs, policy=policy)
+    prepared = prepare(inputs, policy=policy, engine=engine)
     return evaluation_of(
         prepared, assess(prepared, inputs.territory, prepared.fractions(inputs.territory))
     )

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from pipeline.config import PetitionConfig, load_config
 from pipeline.documents import write_filing_package
+from pipeline.engines import open_engine
 from pipeline.evaluate import Evaluation, evaluate
 from pipeline.io.load import load_inputs
 from pipeline.io.results import atomic_output_dir, build_manifest, write_csv, write_json
@@ -78,12 +79,19 @@ def run_petition(
     out: Path | None = None,
     console: Console | None = None,
     roll_year: int | None = None,
+    engine: str = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
 ) -> Path:
     """Run the whole pipeline on a config; return the results folder.
 
     ``roll_year``, when given, forces the roll year of every town (``petition
     run --roll-year``); the manifest records it under ``options`` and in the
     resolved config, so that ``petition verify`` re-runs the same way.
+
+    ``engine`` (``"local"`` or ``"dask"``), ``scheduler`` and ``workers``
+    choose where the apportionment runs (:func:`pipeline.engines.open_engine`);
+    every engine gives the same bytes, so verify re-runs in process.
 
     Raises
     ------
@@ -100,7 +108,8 @@ def run_petition(
             config, progress=lambda msg: status.update(msg + "…"), roll_year=roll_year
         )
         status.update("Apportioning parcels and computing the tests…")
-        evaluation = evaluate(inputs, policy=config.policy)
+        with open_engine(engine, scheduler=scheduler, workers=workers) as fractions_engine:
+            evaluation = evaluate(inputs, policy=config.policy, engine=fractions_engine)
         status.update("Writing the results…")
         with atomic_output_dir(target) as tmp:
             outputs = write_results(tmp, evaluation, inputs)
@@ -113,7 +122,7 @@ def run_petition(
                 finished=_now(),
                 outputs=outputs,
             )
-            manifest["options"] = {"roll_year": roll_year}
+            manifest["options"] = {"roll_year": roll_year, "engine": engine}
             manifest["config_file"] = (config.source or Path(config_path)).resolve().as_posix()
             write_json(tmp / "manifest.json", manifest)
     for w in evaluation.warnings:

@@ -50,6 +50,7 @@ from pyproj import CRS
 from shapely.geometry.base import BaseGeometry
 
 from pipeline.config import PolicySection, load_config
+from pipeline.engines import FractionEngine
 from pipeline.evaluate import (
     Assessment,
     Prepared,
@@ -458,10 +459,19 @@ class Scenario:
     # ---------------------------------------------------------------- construction
     @classmethod
     def from_inputs(
-        cls, inputs: PetitionInputs, *, policy: PolicySection, name: str = "proposed"
+        cls,
+        inputs: PetitionInputs,
+        *,
+        policy: PolicySection,
+        name: str = "proposed",
+        engine: FractionEngine | None = None,
     ) -> Scenario:
-        """Build the petition's scenario from loaded inputs (one full apportionment)."""
-        base = _Base.build(prepare(inputs, policy=policy))
+        """Build the petition's scenario from loaded inputs (one full apportionment).
+
+        ``engine`` runs that full apportionment (:mod:`pipeline.engines`); the
+        edits after it recompute only the parcels near the changed lines, in process.
+        """
+        base = _Base.build(prepare(inputs, policy=policy, engine=engine))
         fr = base.prep.fractions(inputs.territory)
         return cls(base, inputs.territory, _Fractions.of(fr), name=name, recomputed=len(base.keys))
 
