@@ -178,10 +178,21 @@ def apportion(
 
 
 def _source_column(sliver: BoolArray) -> Any:
-    """``fraction_source`` as a pandas ``str`` array (built in Arrow: 15x faster)."""
-    codes = pa.array(sliver.astype(np.int8))
-    values = pa.array(list(FRACTION_SOURCES)).take(codes)
+    """``fraction_source`` as a pandas ``str`` array, built in Arrow.
+
+    Without slivers (the usual case) the Arrow buffers are written directly:
+    ``"geometry"`` repeated, 1.5 ms for 200,000 parcels against 5 ms for a take.
+    """
     str_dtype = pd.StringDtype("pyarrow", na_value=np.nan)
+    n = len(sliver)
+    if not sliver.any() and n < 2**31 // 8:
+        word = FRACTION_SOURCES[0].encode()
+        offsets = np.arange(0, len(word) * (n + 1), len(word), dtype=np.int32)
+        data = np.tile(np.frombuffer(word, dtype=np.uint8), n)
+        values = pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
+    else:
+        codes = pa.array(sliver.astype(np.int8))
+        values = pa.array(list(FRACTION_SOURCES)).take(codes)
     return values.to_pandas(types_mapper={pa.string(): str_dtype}.get).array
 
 
