@@ -57,7 +57,10 @@ class TerritorySection(_Section):
 class TownSection(_Section):
     swis: str = Field(pattern=r"^\d{6}$")
     name: str = Field(min_length=1)
-    roll: Path
+    #: One roll file, a folder of yearly rolls, or (added) a list of yearly roll
+    #: files; with several years, the year's roll is chosen by
+    #: :func:`pipeline.io.load.resolve_roll`.
+    roll: Path | tuple[Path, ...]
     parcels: Path
     boundary: Path | None = None
     equalization_rate: float | None = Field(default=None, gt=0)
@@ -67,6 +70,13 @@ class TownSection(_Section):
     roll_completion: str = Field(default="07-01", pattern=r"^\d{2}-\d{2}$")
     #: Added: force the roll year instead of deriving it from ``filed_on``.
     roll_year: int | None = None
+
+    @field_validator("roll")
+    @classmethod
+    def _roll_list(cls, v: Path | tuple[Path, ...]) -> Path | tuple[Path, ...]:
+        if isinstance(v, tuple) and not v:
+            raise ValueError("an empty list of roll files: name at least one")
+        return v
 
 
 class EqualizationSection(_Section):
@@ -154,7 +164,10 @@ class PetitionConfig(_Section):
         if self.territory.streets:
             files["territory.streets"] = self.territory.streets
         for town in self.towns:
-            files[f"towns.{town.swis}.roll"] = town.roll
+            if isinstance(town.roll, tuple):  # a list of yearly rolls: each file by its index
+                files.update({f"towns.{town.swis}.roll[{i}]": r for i, r in enumerate(town.roll)})
+            else:
+                files[f"towns.{town.swis}.roll"] = town.roll
             files[f"towns.{town.swis}.parcels"] = town.parcels
             if town.boundary:
                 files[f"towns.{town.swis}.boundary"] = town.boundary
@@ -261,6 +274,8 @@ def _resolve_paths(raw: dict[str, Any], base: Path) -> dict[str, Any]:
             for k in keys:
                 if isinstance(table.get(k), str):
                     table[k] = (base / table[k]).resolve()
+                elif isinstance(table.get(k), list):  # a town's list of yearly rolls
+                    table[k] = [(base / v).resolve() if isinstance(v, str) else v for v in table[k]]
     return out
 
 
@@ -299,4 +314,6 @@ def load_config(path: str | Path) -> PetitionConfig:
     for key, p in config.input_files().items():
         if not p.exists():
             raise InputError(file, f"the file {p} does not exist", column=key)
+        if key.startswith("towns.") and ".roll[" in key and not p.is_file():
+            raise InputError(file, f"{p} is a folder: a list of rolls names roll files", column=key)
     return config

@@ -13,7 +13,7 @@ from pipeline.config import PetitionConfig, load_config
 from pipeline.documents import write_filing_package
 from pipeline.engines import open_engine
 from pipeline.evaluate import Evaluation, evaluate
-from pipeline.io.load import load_inputs
+from pipeline.io.load import load_inputs, resolve_rolls
 from pipeline.io.results import atomic_output_dir, build_manifest, write_csv, write_json
 from pipeline.model import PetitionInputs
 
@@ -121,6 +121,7 @@ def run_petition(
                 started=started,
                 finished=_now(),
                 outputs=outputs,
+                rolls=resolve_rolls(config, roll_year=roll_year),
             )
             manifest["options"] = {"roll_year": roll_year, "engine": engine}
             manifest["config_file"] = (config.source or Path(config_path)).resolve().as_posix()

@@ -4,7 +4,13 @@ Three checks, each reported as :class:`Drift` entries:
 
 1. **inputs**: every input named in ``manifest.json`` is re-hashed (SHA-256,
    :func:`pipeline.io.results.sha256_of`); a missing file or another hash is
-   drift (``input_missing``, ``input_changed``);
+   drift (``input_missing``, ``input_changed``). For a town whose ``roll``
+   offers several years (a folder or a list of rolls), only the file(s) the
+   run used are inputs: the choice is made again
+   (:func:`pipeline.io.load.resolve_rolls`, same config, same
+   ``--roll-year``) and a different file is drift (``roll_choice_changed``);
+   a roll file added, changed or removed that the run does not use is a note,
+   not drift;
 2. **outputs**: every result file listed in the manifest is re-hashed; a file
    edited after the run is drift (``output_changed``, ``output_missing``);
 3. **re-run**: the pipeline is run again on the same config (and the same
@@ -35,6 +41,7 @@ __all__ = ["Drift", "VerifyReport", "find_config", "verify_results"]
 DriftKind = Literal[
     "input_missing",
     "input_changed",
+    "roll_choice_changed",
     "output_missing",
     "output_changed",
     "rerun_failed",
@@ -63,6 +70,8 @@ class VerifyReport:
     outputs_checked: int
     rerun: bool
     drift: tuple[Drift, ...] = field(default_factory=tuple)
+    #: Changes found that are not drift (e.g. a roll file added that the run would not use).
+    notes: tuple[str, ...] = field(default_factory=tuple)
 
     @property
     def clean(self) -> bool:
@@ -85,6 +94,9 @@ class VerifyReport:
         else:
             lines.append(f"Drift ({len(self.drift)}):")
             lines.extend(f"  {d.kind}: {d.name}: {d.detail}" for d in self.drift)
+        if self.notes:
+            lines.append(f"Notes ({len(self.notes)}, not drift):")
+            lines.extend(f"  {n}" for n in self.notes)
         return "\n".join(lines) + "\n"
 
 
@@ -115,6 +127,106 @@ def find_config(results: Path, manifest: dict[str, Any]) -> Path:
 
 def _files(root: Path) -> dict[str, Path]:
     return {p.relative_to(root).as_posix(): p for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _path(recorded: str, base: Path) -> Path:
+    path = Path(recorded)
+    return path if path.is_absolute() else base / path
+
+
+def _check_input(key: str, entry: dict[str, Any], base: Path, drift: list[Drift]) -> None:
+    """Re-hash one input file (or folder) of the manifest."""
+    path = _path(entry["path"], base)
+    if not path.exists():
+        drift.append(Drift("input_missing", key, f"{path} no longer exists"))
+        return
+    now = sha256_of(path)
+    if now != entry.get("sha256"):
+        size = path.stat().st_size
+        drift.append(
+            Drift(
+                "input_changed",
+                key,
+                f"{path}: SHA-256 {str(entry.get('sha256'))[:12]}… ({entry.get('bytes')} "
+                f"bytes) at the run, now {now[:12]}… ({size} bytes)",
+            )
+        )
+
+
+def _check_roll_choices(
+    recorded: dict[str, Any],
+    cfg: Path,
+    base: Path,
+    roll_year: int | None,
+    drift: list[Drift],
+    notes: list[str],
+) -> None:
+    """Choose each town's roll again; another file is drift, a new unused file a note."""
+    from pipeline.config import load_config
+    from pipeline.io.load import resolve_roll
+
+    try:
+        config = load_config(cfg)
+    except InputError as exc:
+        notes.append(f"the roll choice is not re-checked: the config does not load ({exc})")
+        return
+    for key, entry in sorted(recorded.items()):
+        swis = key.split(".")[1] if key.count(".") == 2 else ""
+        index = next((i for i, t in enumerate(config.towns) if t.swis == swis), None)
+        year = entry.get("roll_year")
+        then = sorted(_path(u["path"], base).resolve() for u in entry["used"])
+        names = ", ".join(u["path"] for u in entry["used"])
+        if index is None:
+            drift.append(Drift("roll_choice_changed", key, "the config no longer lists the town"))
+            continue
+        try:
+            choice = resolve_roll(config, index, roll_year=roll_year)
+        except InputError as exc:
+            drift.append(
+                Drift(
+                    "roll_choice_changed",
+                    key,
+                    f"the run used {names} (roll year {year}); the roll can no longer be "
+                    f"chosen: {exc}",
+                )
+            )
+            continue
+        if choice is None:
+            drift.append(
+                Drift(
+                    "roll_choice_changed",
+                    key,
+                    f"the run used {names} (roll year {year}); the config now names one roll file",
+                )
+            )
+            continue
+        now = sorted(p.resolve() for p in choice.files)
+        if now != then:
+            drift.append(
+                Drift(
+                    "roll_choice_changed",
+                    key,
+                    f"the run used {names} (roll year {year}); chosen again now: "
+                    f"{', '.join(_rel(p, base) for p in now)} (roll year {choice.year})",
+                )
+            )
+        known = set(then) | {_path(o["path"], base).resolve() for o in entry.get("offered") or []}
+        for p in choice.offered:
+            if p.resolve() not in known:
+                years = ", ".join(str(y) for y in choice.years_of(p))
+                notes.append(
+                    f"{key}: new roll file {_rel(p, base)} (roll year {years}) offered; "
+                    f"the choice is unchanged (roll year {choice.year})"
+                    if now == then
+                    else f"{key}: new roll file {_rel(p, base)} (roll year {years}) offered"
+                )
+
+
+def _rel(path: Path, base: Path) -> str:
+    try:
+        return path.resolve().relative_to(base.resolve()).as_posix()
+    except ValueError:
+        return path.resolve().as_posix()
 
 
 def verify_results(
@@ -149,24 +261,22 @@ def verify_results(
     base = cfg.resolve().parent
     drift: list[Drift] = []
 
+    notes: list[str] = []
     inputs: dict[str, Any] = manifest["inputs"]
+    options = manifest.get("options") or {}
+    roll_year = options.get("roll_year") if isinstance(options, dict) else None
     for key, entry in sorted(inputs.items()):
-        path = Path(entry["path"])
-        path = path if path.is_absolute() else base / path
-        if not path.exists():
-            drift.append(Drift("input_missing", key, f"{path} no longer exists"))
-            continue
-        now = sha256_of(path)
-        if now != entry.get("sha256"):
-            size = path.stat().st_size
-            drift.append(
-                Drift(
-                    "input_changed",
-                    key,
-                    f"{path}: SHA-256 {str(entry.get('sha256'))[:12]}… ({entry.get('bytes')} "
-                    f"bytes) at the run, now {now[:12]}… ({size} bytes)",
-                )
-            )
+        for used in entry["used"] if isinstance(entry.get("used"), list) else [entry]:
+            _check_input(key, used, base, drift)
+        for other in entry.get("offered") or []:
+            path = _path(other["path"], base)
+            if not path.is_file():
+                notes.append(f"{key}: {other['path']} (offered, not used) no longer exists")
+            elif sha256_of(path) != other.get("sha256"):
+                notes.append(f"{key}: {other['path']} (offered, not used) changed")
+    chosen = {k: e for k, e in inputs.items() if isinstance(e.get("used"), list)}
+    if chosen:
+        _check_roll_choices(chosen, cfg, base, roll_year, drift, notes)
 
     outputs: dict[str, str] = manifest.get("outputs", {})
     for name, digest in sorted(outputs.items()):
@@ -180,8 +290,6 @@ def verify_results(
     if rerun and not any(d.kind == "input_missing" for d in drift):
         from pipeline.run import run_petition
 
-        options = manifest.get("options") or {}
-        roll_year = options.get("roll_year") if isinstance(options, dict) else None
         quiet = console or Console(stderr=True, quiet=True)
         with tempfile.TemporaryDirectory(prefix="petition-verify-") as tmp:
             again = Path(tmp) / "rerun"
@@ -207,4 +315,5 @@ def verify_results(
         outputs_checked=len(outputs),
         rerun=done,
         drift=tuple(drift),
+        notes=tuple(notes),
     )

@@ -27,6 +27,7 @@ def test_clean_run_verifies(run) -> None:
     assert report.config.resolve() == config.resolve()  # found from the manifest
     assert report.rerun is True
     assert report.drift == ()
+    assert report.notes == ()  # one file per town: no roll choice to note
     assert report.clean
     # config + territory + 2 towns x (roll, parcels, boundary) + rates, pages, signatures = 11
     assert report.inputs_checked == 11

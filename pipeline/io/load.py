@@ -4,14 +4,18 @@ The one place where the config's paths become frames. Each reader raises
 :class:`pipeline.errors.InputError` naming file, row, column and problem; this
 module adds the checks that span files (a town whose roll is empty, a missing
 equalization rate for a territory in several towns, a territory that overlaps
-no parcel).
+no parcel). It also chooses a town's roll when its ``roll`` offers several years
+(a folder or a list of yearly rolls): :func:`resolve_roll`, used by the run, the
+manifest and ``petition verify`` alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import datetime as dt
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import geopandas as gpd
 import pandas as pd
@@ -35,7 +39,7 @@ from pipeline.io import (
     read_voters,
 )
 from pipeline.io._tables import check_signatures_against_pages
-from pipeline.io.history import roll_files_for_year
+from pipeline.io.history import _year_of_name, _years_in_file, roll_years
 from pipeline.keys import town_of_swis
 from pipeline.law.regimes import regime_for
 from pipeline.model import Designee, PetitionInputs, Town
@@ -61,23 +65,237 @@ def choose_working_crs(config: PetitionConfig) -> str:
     return working_crs_for(tuple(float(v) for v in lonlat.total_bounds))  # type: ignore[arg-type]
 
 
+# --------------------------------------------------------------------------- roll choice
+
+#: How a town's roll year was chosen: derived from ``filed_on`` and the town's
+#: ``roll_completion``, the town's ``roll_year`` key, or ``--roll-year``.
+ChosenBy = Literal["filed_on", "towns.roll_year", "--roll-year"]
+
+
+@dataclass(frozen=True)
+class RollChoice:
+    """The roll file(s) a town's run uses when its ``roll`` offers several years.
+
+    Attributes
+    ----------
+    key
+        The config key, ``towns.<swis>.roll`` (the manifest's input key).
+    year
+        The roll year chosen.
+    chosen_by
+        How the year was chosen (see :data:`ChosenBy`).
+    files
+        The file(s) of that year, used by the run (one, except in a folder
+        holding several files of the same year), in name order.
+    candidates
+        Every roll year offered → its file(s).
+    """
+
+    key: str
+    year: int
+    chosen_by: ChosenBy
+    files: tuple[Path, ...]
+    candidates: Mapping[int, tuple[Path, ...]]
+
+    @property
+    def offered(self) -> tuple[Path, ...]:
+        """Every file offered but not used, in name order."""
+        used = set(self.files)
+        every = {f for fs in self.candidates.values() for f in fs}
+        return tuple(sorted(every - used))
+
+    def years_of(self, file: Path) -> tuple[int, ...]:
+        """The roll years a candidate file holds."""
+        return tuple(y for y, fs in sorted(self.candidates.items()) if file in fs)
+
+
+def town_roll_year(
+    config: PetitionConfig, index: int, *, roll_year: int | None = None
+) -> tuple[int, ChosenBy]:
+    """The roll year of a town and how it was chosen.
+
+    Parameters
+    ----------
+    config
+        The petition config.
+    index
+        The town's position in ``config.towns``.
+    roll_year
+        ``--roll-year``: forces the year of every town.
+
+    Returns
+    -------
+    tuple[int, ChosenBy]
+        ``--roll-year`` if given, else the town's ``roll_year`` key, else the
+        last completed roll as of ``filed_on``
+        (:func:`pipeline.valuation.roll_year_for` with the town's
+        ``roll_completion``).
+    """
+    town = config.towns[index]
+    if roll_year is not None:
+        return roll_year, "--roll-year"
+    if town.roll_year is not None:
+        return town.roll_year, "towns.roll_year"
+    month, day = (int(x) for x in town.roll_completion.split("-"))
+    return roll_year_for(config.petition.filed_on, completion=(month, day)), "filed_on"
+
+
+def choose_roll(
+    candidates: Mapping[int, Sequence[Path]],
+    *,
+    year: int,
+    chosen_by: ChosenBy = "filed_on",
+    key: str = "roll",
+    source: Path,
+    listed: bool = False,
+    filed_on: dt.date | None = None,
+) -> RollChoice:
+    """The file(s) of ``year`` among the rolls offered (pure: no file is read).
+
+    Parameters
+    ----------
+    candidates
+        Roll year → the file(s) holding it (:func:`roll_candidates`).
+    year
+        The roll year wanted (:func:`town_roll_year`).
+    chosen_by
+        How ``year`` was chosen (for the record and the message).
+    key
+        The config key (``towns.<swis>.roll``).
+    source
+        What the error names: the roll folder, or the config file for a list.
+    listed
+        The rolls are a list of files in the config (not a folder).
+    filed_on
+        The filing date (for the message).
+
+    Raises
+    ------
+    InputError
+        No file of ``year`` is offered; the message lists the years offered.
+    """
+    if year not in candidates or not candidates[year]:
+        why = {
+            "filed_on": f"the last completed roll as of {filed_on}" if filed_on else "",
+            "towns.roll_year": "the year set by the town's roll_year",
+            "--roll-year": "the year forced by --roll-year",
+        }[chosen_by]
+        what = f"the roll files listed in {key}" if listed else "the roll folder"
+        raise InputError(
+            source,
+            f"{what} holds years {sorted(candidates)} but not {year}" + (f", {why}" if why else ""),
+            column="roll_year",
+        )
+    return RollChoice(
+        key=key,
+        year=year,
+        chosen_by=chosen_by,
+        files=tuple(sorted(candidates[year])),
+        candidates={y: tuple(sorted(fs)) for y, fs in sorted(candidates.items())},
+    )
+
+
+def roll_candidates(config: PetitionConfig, index: int) -> dict[int, tuple[Path, ...]] | None:
+    """The rolls a town offers, by year; ``None`` when its ``roll`` is one file.
+
+    A folder is read by :func:`pipeline.io.history.roll_years`; each file of a
+    list holds the year of its name (``roll-2023.csv``), else the years of its
+    ``roll_year`` column.
+
+    Raises
+    ------
+    InputError
+        A roll whose year cannot be told, or two listed files holding the same
+        year (both named).
+    """
+    town = config.towns[index]
+    key = f"towns.{town.swis}.roll"
+    if isinstance(town.roll, tuple):
+        out: dict[int, tuple[Path, ...]] = {}
+        for i, f in enumerate(town.roll):
+            named = _year_of_name(f)
+            years = {named} if named is not None else _years_in_file(f)
+            if not years:
+                raise InputError(
+                    f,
+                    f"the roll year of {key}[{i}] can be told neither from the file name "
+                    "(roll-<year>.csv) nor from a roll_year column",
+                    column="roll_year",
+                )
+            for y in sorted(years):
+                if y in out:
+                    raise InputError(
+                        config.source or f,
+                        f"{out[y][0]} and {f} both hold roll year {y}: list one roll per year",
+                        column=key,
+                    )
+                out[y] = (f,)
+        return dict(sorted(out.items()))
+    if Path(town.roll).is_dir():
+        return {y: tuple(fs) for y, fs in roll_years(town.roll).items()}
+    return None
+
+
+def resolve_roll(
+    config: PetitionConfig, index: int, *, roll_year: int | None = None
+) -> RollChoice | None:
+    """The roll file(s) a town uses, its roll year and every file offered.
+
+    ``None`` when the town's ``roll`` is one file (read whole, whatever its
+    year). :func:`load_inputs` reads the files chosen; the manifest records
+    them; ``petition verify`` re-resolves to tell a new roll that changes the
+    choice from one that does not.
+
+    Raises
+    ------
+    InputError
+        See :func:`roll_candidates` and :func:`choose_roll`.
+    """
+    candidates = roll_candidates(config, index)
+    if candidates is None:
+        return None
+    town = config.towns[index]
+    year, chosen_by = town_roll_year(config, index, roll_year=roll_year)
+    listed = isinstance(town.roll, tuple)
+    source = (config.source or town.roll[0]) if isinstance(town.roll, tuple) else town.roll
+    return choose_roll(
+        candidates,
+        year=year,
+        chosen_by=chosen_by,
+        key=f"towns.{town.swis}.roll",
+        source=source,
+        listed=listed,
+        filed_on=config.petition.filed_on,
+    )
+
+
+def resolve_rolls(config: PetitionConfig, *, roll_year: int | None = None) -> dict[str, RollChoice]:
+    """:func:`resolve_roll` of every town with a folder or list of rolls, by config key."""
+    out: dict[str, RollChoice] = {}
+    for i in range(len(config.towns)):
+        choice = resolve_roll(config, i, roll_year=roll_year)
+        if choice is not None:
+            out[choice.key] = choice
+    return out
+
+
 def _roll_for_town(
-    config: PetitionConfig, index: int, roll_year: int, notes: list[str]
+    config: PetitionConfig, index: int, roll_year: int, notes: list[str], choice: RollChoice | None
 ) -> pd.DataFrame:
     town = config.towns[index]
-    if Path(town.roll).is_dir():  # one roll per year: pick the year's file(s)
-        files = roll_files_for_year(
-            town.roll, roll_year, why=f"the roll year used (filed {config.petition.filed_on})"
-        )
+    if choice is not None:  # one roll per year: the year's file(s)
+        files = choice.files
         roll = pd.concat([read_roll(f, town_swis=town.swis) for f in files], ignore_index=True)
+        where: Path = files[0]
     else:
-        roll = read_roll(town.roll, town_swis=town.swis)
+        where = town.roll if isinstance(town.roll, Path) else town.roll[0]
+        roll = read_roll(where, town_swis=town.swis)
     other = roll["municipality_code"] != town.swis
     if other.any():
         first = int(roll.loc[other, "source_row"].iloc[0])
         code = roll.loc[other, "municipality_code"].iloc[0]
         raise InputError(
-            town.roll,
+            where,
             f"municipality_code {code} is not the town {town.swis} ({town.name}) "
             f"whose roll this is ({int(other.sum())} rows)",
             row=first,
@@ -88,23 +306,23 @@ def _roll_for_town(
         keep = roll["roll_year"].isin([roll_year, 0])
         if not keep.any():
             raise InputError(
-                town.roll,
+                where,
                 f"the roll holds years {years} but not {roll_year}, the last completed roll "
                 f"as of {config.petition.filed_on}",
                 column="roll_year",
             )
         notes.append(
-            f"{Path(town.roll).name}: {int((~keep).sum())} records of other roll years set "
+            f"{where.name}: {int((~keep).sum())} records of other roll years set "
             f"aside; roll year {roll_year} used"
         )
         roll = roll.loc[keep].reset_index(drop=True)
     elif years and years[0] != roll_year:
         notes.append(
-            f"{Path(town.roll).name}: roll year {years[0]} given, but the last completed roll as "
+            f"{where.name}: roll year {years[0]} given, but the last completed roll as "
             f"of {config.petition.filed_on} is {roll_year}"
         )
     if roll.empty:
-        raise InputError(town.roll, f"the roll of town {town.swis} holds no record")
+        raise InputError(where, f"the roll of town {town.swis} holds no record")
     return roll
 
 
@@ -200,13 +418,9 @@ def load_inputs(
     parcel_layers: dict[Path, gpd.GeoDataFrame] = {}
     for i, t in enumerate(config.towns):
         progress(f"Reading the roll of {t.name}")
-        month, day = (int(x) for x in t.roll_completion.split("-"))
-        year = (
-            roll_year
-            or t.roll_year
-            or roll_year_for(config.petition.filed_on, completion=(month, day))
-        )
-        rolls.append(_roll_for_town(config, i, year, notes))
+        year, _ = town_roll_year(config, i, roll_year=roll_year)
+        choice = resolve_roll(config, i, roll_year=roll_year)
+        rolls.append(_roll_for_town(config, i, year, notes, choice))
         rate: float | None
         if t.equalization_rate is not None:
             rate, source = t.equalization_rate, "config"

@@ -18,9 +18,12 @@ import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+
+if TYPE_CHECKING:
+    from pipeline.io.load import RollChoice
 
 #: Leading characters that make a spreadsheet treat a cell as a formula.
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
@@ -67,8 +70,16 @@ def write_csv(path: Path, frame: pd.DataFrame) -> None:
     """Write a schedule as CSV: UTF-8, ``\\n`` line ends, text cells made inert."""
     out = frame.copy()
     for col in out.columns:
-        if not pd.api.types.is_numeric_dtype(out[col]) and not pd.api.types.is_bool_dtype(out[col]):
-            out[col] = out[col].map(inert_text)
+        values = out[col]
+        if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+            continue
+        if isinstance(values.dtype, pd.StringDtype):
+            # text columns: the same rule as inert_text, vectorised
+            hit = values.str.startswith(FORMULA_PREFIXES, na=False).to_numpy(dtype=bool)
+            if hit.any():
+                out[col] = values.where(~hit, "'" + values)
+        else:
+            out[col] = values.map(inert_text)
     out.to_csv(path, index=False, lineterminator="\n", encoding="utf-8")
 
 
@@ -130,8 +141,19 @@ def build_manifest(
     started: str,
     finished: str,
     outputs: Mapping[str, Path],
+    rolls: Mapping[str, RollChoice] | None = None,
 ) -> dict[str, Any]:
-    """The run's manifest: inputs with SHA-256, resolved config, versions, regime, times."""
+    """The run's manifest: inputs with SHA-256, resolved config, versions, regime, times.
+
+    ``rolls`` (:func:`pipeline.io.load.resolve_rolls`) gives, for each town
+    whose ``roll`` is a folder or a list of yearly rolls, the roll chosen: its
+    input entry (key ``towns.<swis>.roll``, replacing the folder or the listed
+    files of ``inputs``) then names the file used (``path``, ``sha256``,
+    ``bytes``, as for any input) and adds ``roll_year``, ``chosen_by``,
+    ``used`` (every file used, normally one) and ``offered`` (every other file
+    offered, with its roll years), so that ``petition verify`` can tell a
+    changed roll from a new year's file that the run would not use.
+    """
 
     def rel(p: Path) -> str:
         try:
@@ -139,14 +161,32 @@ def build_manifest(
         except ValueError:
             return p.resolve().as_posix()
 
+    def entry(p: Path) -> dict[str, Any]:
+        return {"path": rel(p), "sha256": sha256_of(p), "bytes": p.stat().st_size}
+
+    rolls = rolls or {}
+    entries = {
+        key: entry(p)
+        for key, p in inputs.items()
+        if not any(key == k or key.startswith(f"{k}[") for k in rolls)
+    }
+    for key, choice in rolls.items():
+        used = [entry(p) for p in choice.files]
+        entries[key] = {
+            **used[0],
+            "roll_year": choice.year,
+            "chosen_by": choice.chosen_by,
+            "used": used,
+            "offered": [
+                {**entry(p), "roll_years": list(choice.years_of(p))} for p in choice.offered
+            ],
+        }
+
     return {
         "regime": regime,
         "started": started,
         "finished": finished,
-        "inputs": {
-            key: {"path": rel(p), "sha256": sha256_of(p), "bytes": p.stat().st_size}
-            for key, p in sorted(inputs.items())
-        },
+        "inputs": dict(sorted(entries.items())),
         "outputs": {name: sha256_of(p) for name, p in sorted(outputs.items())},
         "config": dict(config),
         "versions": versions(),
