@@ -99,13 +99,28 @@ def sample(
     parcels: Annotated[int, typer.Option(help="Roll records in all towns.", min=50)] = 3000,
     towns: Annotated[int, typer.Option(help="Number of towns.", min=1, max=9)] = 2,
     seed: Annotated[int, typer.Option(help="Random seed (same seed, same bytes).")] = 1,
+    years: Annotated[
+        int,
+        typer.Option(
+            help="Roll years: 2 also writes the next year's rolls and parcel layer and "
+            "petition-next-year.toml (for petition diff); 1 leaves them out.",
+            min=1,
+            max=2,
+        ),
+    ] = 2,
 ) -> None:
-    """Write a complete, realistic sample petition (config and every input)."""
+    """Write a complete, realistic sample petition (config and every input), next year's
+    rolls and boundary alternatives (alternatives.geojson) to try diff and batch."""
     from pipeline.sample import generate_sample
 
     with _err.status("Generating the sample petition…"):
-        config = generate_sample(directory, parcels=parcels, towns=towns, seed=seed)
+        config = generate_sample(directory, parcels=parcels, towns=towns, seed=seed, years=years)
     _err.print(f"Sample petition written: {config}", markup=False)
+    if years == 2:
+        _err.print(
+            f"Next year's petition: {config.with_name('petition-next-year.toml')}", markup=False
+        )
+    _err.print(f"Boundary alternatives: {config.with_name('alternatives.geojson')}", markup=False)
 
 
 @app.command()

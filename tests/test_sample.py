@@ -40,8 +40,13 @@ def _roll(cfg: Path) -> pd.DataFrame:
 
 def test_same_seed_same_bytes(sample: Path, tmp_path: Path) -> None:
     again = generate_sample(tmp_path, parcels=N, towns=2, seed=7)
-    names = sorted(p.name for p in sample.parent.iterdir())
-    assert names == sorted(p.name for p in again.parent.iterdir())
+
+    def files(root: Path) -> list[str]:  # every file, sub-folders (rolls/<swis>/) included
+        return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+
+    names = files(sample.parent)
+    assert names == files(again.parent)
+    assert "rolls/104400/roll-2023.csv" in names and "alternatives.geojson" in names
     for name in names:
         assert (sample.parent / name).read_bytes() == (tmp_path / name).read_bytes(), name
 

@@ -85,13 +85,22 @@ def write_config(
     designees: list[dict[str, str]],
     apportionment: bool,
     streets: bool = False,
+    filed_on: str = "2023-06-01",
+    parcels: str = "parcels.gpkg",
+    comment: str = "Sample petition written by `petition sample` (invented data).",
+    out_dir: str = "out",
 ) -> None:
-    """Write ``petition.toml`` (paths relative to it)."""
+    """Write ``petition.toml`` (paths relative to it).
+
+    ``filed_on``, ``parcels`` (the parcel layer of every town), ``comment``
+    (the first line) and ``out_dir`` (``[output] dir``) let a later year's
+    config be written beside it.
+    """
     out = [
-        "# Sample petition written by `petition sample` (invented data).",
+        f"# {comment}",
         "[petition]",
         f"name = {_toml_str(name)}",
-        "filed_on = 2023-06-01",
+        f"filed_on = {filed_on}",
         'bases = ["owners", "residents"]',
         "",
         "[territory]",
@@ -106,7 +115,7 @@ def write_config(
             f"swis = {_toml_str(t['swis'])}",
             f"name = {_toml_str(t['name'])}",
             f"roll = {_toml_str(t['roll'])}",
-            'parcels = "parcels.gpkg"',
+            f"parcels = {_toml_str(parcels)}",
             f"boundary = {_toml_str(t['boundary'])}",
             "",
         ]
@@ -135,5 +144,5 @@ def write_config(
         ]
     if apportionment:
         out += ["[overrides]", 'apportionment = "apportionment.csv"', ""]
-    out += ["[output]", 'dir = "out"', ""]
+    out += ["[output]", f"dir = {_toml_str(out_dir)}", ""]
     path.write_text("\n".join(out), encoding="utf-8")
