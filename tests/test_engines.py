@@ -28,7 +28,8 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 import pytest
-from distributed import Client
+from dask_geopandas import GeoDataFrame as DaskGeoDataFrame
+from distributed import Client, futures_of
 from shapely.geometry import Point, Polygon, box
 from typer.testing import CliRunner
 
@@ -141,6 +142,44 @@ def test_partitions_shipped_once_per_parcels_object(client: Client) -> None:
     # another parcels object (even equal) is partitioned and shipped again
     engine.fractions(parcels.copy(), TERRITORY, sliver_tolerance=0.0)
     assert engine.shipments == 2
+
+
+def test_parcels_persisted_as_dask_geopandas_frame(client: Client) -> None:
+    parcels = _tiny()
+    engine = DaskEngine(client, partition_size=2)
+    assert engine.frame is None and engine.spatial_partitions is None
+    engine.fractions(parcels, TERRITORY, sliver_tolerance=0.0)
+    frame = engine.frame
+    assert isinstance(frame, DaskGeoDataFrame)
+    assert frame.npartitions == 3
+    assert len(futures_of(frame)) >= 3  # persisted: held on the workers
+    # spatial_partitions: the boxes of partition_parcels, e.g. town 104600's
+    # C [100, 101] x [100, 101] and D [200, 201] x [0, 1] -> [100, 201] x [0, 101]
+    positions, bounds = partition_parcels(parcels, partition_size=2)
+    boxes = engine.spatial_partitions
+    assert boxes is not None and boxes is frame.spatial_partitions
+    assert boxes.crs == parcels.crs
+    np.testing.assert_array_equal(boxes.bounds.to_numpy(), bounds)
+    assert [100.0, 0.0, 201.0, 101.0] in bounds.tolist()
+    # partition k holds the parcels at positions[k], indexed by position
+    parts = client.gather(client.compute(frame.to_delayed()))
+    for part, pos in zip(parts, positions, strict=True):
+        assert part.index.tolist() == pos.tolist()
+        expected = parcels.geometry.iloc[pos].set_axis(pos)
+        assert part.geometry.geom_equals_exact(expected, tolerance=0).all()
+    engine.release()
+    assert engine.frame is None
+
+
+def test_no_parcels(client: Client) -> None:
+    parcels = _tiny().iloc[:0]
+    engine = DaskEngine(client, partition_size=2)
+    got = engine.fractions(parcels, TERRITORY, sliver_tolerance=0.0)
+    assert engine.partitions == 0 and engine.frame is None
+    assert engine.last_partitions_sent == 0
+    pd.testing.assert_frame_equal(
+        got, apportion(parcels, TERRITORY, sliver_tolerance=0.0), check_exact=True
+    )
 
 
 def test_partition_parcels_by_town_and_size() -> None:

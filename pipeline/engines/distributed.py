@@ -2,12 +2,14 @@
 
 The parcels are cut once into partitions, by town (the SWIS prefix of
 ``parcel_key``) and, within a town, along a Hilbert curve so that a partition
-covers a compact area; the partitions are shipped to the workers once and kept
-there while the engine lives. For each territory only the partitions whose
-bounding box meets the territory's bounding box are sent work
-(:func:`pipeline.geometry.apportion` on the worker); every other parcel is far
-and its fraction is 0, as :func:`~pipeline.geometry.apportion` itself would
-give. The result is identical, to the bit, to
+covers a compact area. The partitions form a ``dask_geopandas.GeoDataFrame``
+(one geopandas frame per partition, its ``spatial_partitions`` the partition
+boxes), persisted on the workers once and kept there while the engine lives.
+For each territory only the partitions whose box meets the territory's
+bounding box are selected (``ddf.partitions[...]``) and given work
+(``map_partitions`` of :func:`pipeline.geometry.apportion`); every other parcel
+is far and its fraction is 0, as :func:`~pipeline.geometry.apportion` itself
+would give. The result is identical, to the bit, to
 ``apportion(parcels, territory, sliver_tolerance=...)``.
 
 Open it with :func:`pipeline.engines.open_engine` (``"dask"``) or
@@ -28,7 +30,9 @@ import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 import shapely
-from distributed import Client, Future, LocalCluster
+from dask import dataframe as dd
+from dask_geopandas import GeoDataFrame as DaskGeoDataFrame
+from distributed import Client, LocalCluster
 from shapely.geometry.base import BaseGeometry
 
 from pipeline.geometry import apportion
@@ -49,9 +53,19 @@ _SWIS_LENGTH = 6
 IntArray = npt.NDArray[np.intp]
 FloatArray = npt.NDArray[np.float64]
 
-#: A worker's answer for one partition: the four result columns, or the
-#: message of the ValueError that apportion raised there.
-_PartResult = tuple[FloatArray, FloatArray, npt.NDArray[np.bool_], npt.NDArray[np.int8]] | str
+#: The columns of a partition's result on a worker (indexed by parcel position):
+#: the fraction columns of apportion, ``fraction_source`` as its code in
+#: FRACTION_SOURCES (-1 for every row of a partition where apportion raised a
+#: ValueError, whose message is then in the frame's ``attrs["error"]``).
+_PART_META = pd.DataFrame(
+    {
+        "fraction_in_territory": pd.Series(dtype=np.float64),
+        "raw_fraction": pd.Series(dtype=np.float64),
+        "geometry_repaired": pd.Series(dtype=bool),
+        "source_code": pd.Series(dtype=np.int8),
+    },
+    index=pd.Index([], dtype=np.int64),
+)
 
 
 def partition_parcels(
@@ -140,34 +154,59 @@ def partition_parcels(
     return positions, part_bounds
 
 
-def _apportion_part(
-    part: gpd.GeoSeries, territory: BaseGeometry, sliver_tolerance: float
-) -> _PartResult:
-    """Apportion one partition on a worker: result columns, or the ValueError message."""
+def _apportion_partition(
+    part: gpd.GeoDataFrame, territory: BaseGeometry, sliver_tolerance: float
+) -> pd.DataFrame:
+    """Apportion one partition on a worker (a frame like ``_PART_META``).
+
+    A ValueError of :func:`~pipeline.geometry.apportion` is not raised on the
+    worker (it would be logged there as a failed task): its partition's rows
+    get the code -1 and the message goes in ``attrs["error"]``.
+    """
+    index = pd.Index(part.index.to_numpy(dtype=np.int64))
     try:
         out = apportion(part, territory, sliver_tolerance=sliver_tolerance)
     except ValueError as exc:
-        return str(exc)
+        n = len(index)
+        failed = pd.DataFrame(
+            {
+                "fraction_in_territory": np.full(n, np.nan),
+                "raw_fraction": np.full(n, np.nan),
+                "geometry_repaired": np.zeros(n, dtype=bool),
+                "source_code": np.full(n, -1, dtype=np.int8),
+            },
+            index=index,
+        )
+        failed.attrs["error"] = str(exc)
+        return failed
     codes = pd.Categorical(out["fraction_source"], categories=list(FRACTION_SOURCES)).codes
     if (codes < 0).any():
         raise RuntimeError("apportion produced a fraction_source outside FRACTION_SOURCES")
-    return (
-        out["fraction_in_territory"].to_numpy(dtype=np.float64),
-        out["raw_fraction"].to_numpy(dtype=np.float64),
-        out["geometry_repaired"].to_numpy(dtype=bool),
-        np.asarray(codes, dtype=np.int8),
+    return pd.DataFrame(
+        {
+            "fraction_in_territory": out["fraction_in_territory"].to_numpy(dtype=np.float64),
+            "raw_fraction": out["raw_fraction"].to_numpy(dtype=np.float64),
+            "geometry_repaired": out["geometry_repaired"].to_numpy(dtype=bool),
+            "source_code": np.asarray(codes, dtype=np.int8),
+        },
+        index=index,
     )
 
 
 @dataclass(eq=False)
 class _Shipped:
-    """Parcels cut into partitions and held on the cluster (one parcels object)."""
+    """Parcels cut into partitions and persisted on the cluster (one parcels object).
+
+    ``ddf`` holds one partition per entry of ``positions``, in that order: the
+    parcels' geometry indexed by their position in ``parcels``, its
+    ``spatial_partitions`` the partition boxes ``bounds``.
+    """
 
     parcels: gpd.GeoDataFrame | gpd.GeoSeries
     length: int
     positions: list[IntArray]
     bounds: FloatArray
-    futures: list[Future[Any]]
+    ddf: DaskGeoDataFrame | None
 
 
 class DaskEngine:
@@ -192,12 +231,15 @@ class DaskEngine:
 
     Notes
     -----
-    The partitions of a parcels object (:func:`partition_parcels`) are
-    scattered to the workers on the first call with that object and reused by
-    later calls with the same object (a batch evaluates many territories
-    against the same parcels); a call with another object replaces them. The
-    parcels object must therefore not be changed in place between calls. The
-    territory is broadcast to every worker once per call.
+    The partitions of a parcels object (:func:`partition_parcels`) become a
+    ``dask_geopandas.GeoDataFrame`` persisted on the workers on the first call
+    with that object (the frames are scattered straight to the workers, then
+    wrapped with ``dask.dataframe.from_delayed``), and are reused by later
+    calls with the same object (a batch evaluates many territories against the
+    same parcels); a call with another object replaces them. The parcels
+    object must therefore not be changed in place between calls. The territory
+    is broadcast to every worker once per call and handed to
+    ``map_partitions`` as that one copy.
     """
 
     name = "dask"
@@ -218,13 +260,26 @@ class DaskEngine:
         return 0 if self._shipped is None else len(self._shipped.positions)
 
     @property
+    def frame(self) -> DaskGeoDataFrame | None:
+        """The parcels persisted on the cluster (None before the first call).
+
+        A ``dask_geopandas.GeoDataFrame`` with one partition per entry of
+        :func:`partition_parcels`' positions, in that order, holding the
+        parcels' geometry indexed by their position (0-based) in the parcels
+        object; its ``spatial_partitions`` are the partition boxes.
+        """
+        return None if self._shipped is None else self._shipped.ddf
+
+    @property
     def spatial_partitions(self) -> gpd.GeoSeries | None:
-        """The bounding box of each partition held on the cluster (None before)."""
-        if self._shipped is None:
+        """The bounding box of each partition held on the cluster (None before).
+
+        The ``spatial_partitions`` of the persisted dask-geopandas frame.
+        """
+        if self._shipped is None or self._shipped.ddf is None:
             return None
-        b = self._shipped.bounds
-        boxes = shapely.box(b[:, 0], b[:, 1], b[:, 2], b[:, 3])
-        return gpd.GeoSeries(boxes, crs=self._shipped.parcels.crs)
+        boxes: gpd.GeoSeries = self._shipped.ddf.spatial_partitions
+        return boxes
 
     def release(self) -> None:
         """Forget the partitions held on the cluster (they are freed there)."""
@@ -238,15 +293,29 @@ class DaskEngine:
         self.release()
         positions, bounds = partition_parcels(parcels, partition_size=self.partition_size)
         geoms = parcels.geometry
-        parts = [geoms.iloc[p] for p in positions]
-        client: Any = self.client  # distributed is untyped
-        futures: list[Future[Any]] = client.scatter(parts, hash=False) if parts else []
+        ddf: DaskGeoDataFrame | None = None
+        if positions:
+            parts = [
+                gpd.GeoDataFrame(
+                    {"geometry": geoms.values[p]},
+                    index=pd.Index(p.astype(np.int64)),
+                    crs=geoms.crs,
+                )
+                for p in positions
+            ]
+            client: Any = self.client  # distributed is untyped
+            # straight to the workers (not through the scheduler inside a graph)
+            futures = client.scatter(parts, hash=False)
+            frame: Any = dd.from_delayed(
+                futures, meta=parts[0].iloc[:0], divisions=None, verify_meta=False
+            )
+            if not isinstance(frame, DaskGeoDataFrame):
+                raise RuntimeError("dask_geopandas is not registered for GeoDataFrame partitions")
+            boxes = shapely.box(bounds[:, 0], bounds[:, 1], bounds[:, 2], bounds[:, 3])
+            frame.spatial_partitions = gpd.GeoSeries(boxes, crs=geoms.crs)
+            ddf = client.persist(frame)  # keeps the spatial_partitions
         shipped = _Shipped(
-            parcels=parcels,
-            length=len(parcels),
-            positions=positions,
-            bounds=bounds,
-            futures=futures,
+            parcels=parcels, length=len(parcels), positions=positions, bounds=bounds, ddf=ddf
         )
         self._shipped = shipped
         self.shipments += 1
@@ -311,7 +380,7 @@ class DaskEngine:
             shipped = self._ship(parcels)
 
         txmin, tymin, txmax, tymax = shapely.bounds(territory_geom)
-        b = shipped.bounds
+        b = shipped.bounds  # those of the frame's spatial_partitions
         near = (b[:, 0] <= txmax) & (b[:, 2] >= txmin) & (b[:, 1] <= tymax) & (b[:, 3] >= tymin)
         sent = np.flatnonzero(near)
         self.last_partitions_sent = len(sent)
@@ -323,16 +392,19 @@ class DaskEngine:
         codes = np.zeros(n, dtype=np.int8)  # FRACTION_SOURCES[0]: "geometry"
         if len(sent):
             results = self._compute(shipped, sent, territory_geom, sliver_tolerance)
-            failed = [k for k, r in zip(sent, results, strict=True) if isinstance(r, str)]
+            failed = [r for r in results if (r["source_code"].to_numpy() < 0).any()]
             if failed:
-                rows = np.sort(np.concatenate([shipped.positions[k] for k in failed]))
+                rows = np.sort(np.concatenate([r.index.to_numpy(dtype=np.intp) for r in failed]))
                 apportion(parcels.iloc[rows], territory_geom, sliver_tolerance=sliver_tolerance)
-                first = next(r for r in results if isinstance(r, str))
-                raise ValueError(first)  # apportion raised first
-            done = [r for r in results if not isinstance(r, str)]
-            for k, r in zip(sent, done, strict=True):
+                raise ValueError(failed[0].attrs.get("error", "apportion failed on a worker"))
+            for k, r in zip(sent, results, strict=True):
                 pos = shipped.positions[k]
-                fraction[pos], raw[pos], repaired[pos], codes[pos] = r
+                if not np.array_equal(r.index.to_numpy(dtype=np.intp), pos):
+                    raise RuntimeError(f"partition {k} came back with other parcels than sent")
+                fraction[pos] = r["fraction_in_territory"].to_numpy()
+                raw[pos] = r["raw_fraction"].to_numpy()
+                repaired[pos] = r["geometry_repaired"].to_numpy()
+                codes[pos] = r["source_code"].to_numpy()
 
         source = pa.array(list(FRACTION_SOURCES)).take(pa.array(codes))
         source_dtype = empty["fraction_source"].dtype
@@ -352,19 +424,28 @@ class DaskEngine:
         sent: IntArray,
         territory: BaseGeometry,
         sliver_tolerance: float,
-    ) -> list[_PartResult]:
-        """Run :func:`_apportion_part` on the ``sent`` partitions; their results in order."""
+    ) -> list[pd.DataFrame]:
+        """Apportion the ``sent`` partitions on the cluster; one result frame each, in order.
+
+        ``map_partitions`` of :func:`_apportion_partition` over the selected
+        partitions of the persisted frame, computed through the client one
+        future per partition (so a partition's ValueError stays its own).
+        """
+        if shipped.ddf is None:  # no parcels: nothing is ever sent
+            return []
         client: Any = self.client  # distributed is untyped
         [territory_future] = client.scatter([territory], broadcast=True, hash=False)
-        futures = client.map(
-            _apportion_part,
-            [shipped.futures[k] for k in sent],
-            territory=territory_future,
+        selected = shipped.ddf.partitions[[int(k) for k in sent]]
+        mapped = selected.map_partitions(
+            _apportion_partition,
+            territory_future,
             sliver_tolerance=sliver_tolerance,
-            pure=False,
+            meta=_PART_META,
+            align_dataframes=False,
         )
+        futures = client.compute(mapped.to_delayed())
         try:
-            results: list[_PartResult] = client.gather(futures)
+            results: list[pd.DataFrame] = client.gather(futures)
         finally:
             client.cancel([*futures, territory_future])
         return results
