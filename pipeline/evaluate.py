@@ -51,7 +51,7 @@ from pipeline.law.regimes import REGIMES, Regime
 from pipeline.model import PetitionInputs
 from pipeline.people.matching import owner_matcher
 from pipeline.people.owners import owner_quality, parse_owners
-from pipeline.people.placement import place_addresses, situs_addresses
+from pipeline.people.placement import place_addresses, situs_addresses, situs_index
 from pipeline.people.review import review_queue, stale_decisions, value_differences
 from pipeline.people.voters import resident_test, voter_addresses
 from pipeline.quality import data_quality
@@ -249,7 +249,7 @@ def prepare(
         pages = pd.DataFrame(columns=["page", "basis", "stated_signature_count"])
         matches = owner_matcher(signatures, pages, owners, inputs.roll)
 
-    situs = situs_addresses(inputs.roll)
+    situs = situs_index(situs_addresses(inputs.roll))
     nowhere = pd.Series([], dtype="float64")
     threshold = policy.straddle_voter_threshold
 

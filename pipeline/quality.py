@@ -75,8 +75,8 @@ def data_quality(roll: pd.DataFrame, parcels: pd.DataFrame) -> dict[str, Any]:
         by_section[name] = len(keys_by_section[name])
     expected = sum(n for s, n in by_section.items() if int(s) in EXPECTED_WITHOUT_POLYGON)
 
-    roll_set = set(roll_keys)
-    orphans = sorted({str(k) for k in parcel_keys if k not in roll_set})
+    orphan = ~isin(parcel_keys, roll_keys)
+    orphans = sorted({str(k) for k in parcel_keys[orphan].tolist()})
 
     counts = parcel_keys.value_counts()
     dups = counts[counts > 1]

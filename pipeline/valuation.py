@@ -453,6 +453,8 @@ def credit_signers(
     """
     sched = schedule.reset_index(drop=True)
     keys = np.asarray(sched[PARCEL_KEY], dtype=object)
+    # only the owners of the schedule's parcels are read (the roll may be far larger)
+    owners = owners[isin(np.asarray(owners[PARCEL_KEY], dtype=object), keys)]
     counts = owner_counts(owners).reindex(keys).fillna(0).astype("int64").to_numpy()
     has_full = "apportioned_full" in sched.columns
     full = (

@@ -282,7 +282,8 @@ def normalize_names(names: pd.Series) -> pd.Series:
         :func:`normalize_name`.
     """
     raw = names.astype("str").where(names.notna(), "")
-    uniq = pd.Series(pd.unique(raw.to_numpy()), dtype="str")
+    codes, distinct = pd.factorize(raw.to_numpy())
+    uniq = pd.Series(distinct, dtype="str")
     text = uniq.str.upper()
     for pattern, repl in _NAME_RULES[:_N_GENERAL_RULES]:
         text = text.str.replace(pattern, repl, regex=True)
@@ -293,8 +294,8 @@ def normalize_names(names: pd.Series) -> pd.Series:
         for pattern, repl in _NAME_RULES[_N_GENERAL_RULES:]:
             sub = sub.str.replace(pattern, repl, regex=True)
         text = text.where(~rare, sub)
-    table = pd.Series(text.to_numpy(), index=uniq.to_numpy())
-    return pd.Series(table.reindex(raw.to_numpy()).to_numpy(), index=names.index, dtype="str")
+    keys = np.asarray(text.to_numpy(dtype=object), dtype=object)
+    return pd.Series(keys[codes] if len(codes) else [], index=names.index, dtype="str")
 
 
 def split_name_suffix(norm: str) -> tuple[str, str]:

@@ -25,6 +25,8 @@ Reasons for an unplaced address (column ``reason``): ``"no_address"`` (blank),
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -36,9 +38,11 @@ __all__ = [
     "REASON_AMBIGUOUS",
     "REASON_NO_ADDRESS",
     "REASON_NO_MATCH",
+    "SitusIndex",
     "normalize_addresses",
     "place_addresses",
     "situs_addresses",
+    "situs_index",
 ]
 
 #: Columns of the frame :func:`place_addresses` returns.
@@ -78,9 +82,9 @@ def normalize_addresses(addresses: pd.Series) -> pd.Series:
         the same index.
     """
     text = _text(addresses)
-    uniques = pd.unique(text.to_numpy())
-    mapping = {u: normalize_address_text(u) for u in uniques}
-    return text.map(mapping).astype(str)
+    codes, uniques = pd.factorize(text.to_numpy())
+    keys = np.asarray([normalize_address_text(u) for u in uniques.tolist()] + [""], dtype=object)
+    return pd.Series(keys[codes], index=addresses.index, dtype=str)
 
 
 def situs_addresses(roll: pd.DataFrame) -> pd.DataFrame:
@@ -117,10 +121,42 @@ def situs_addresses(roll: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+@dataclass(frozen=True)
+class SitusIndex:
+    """The situs table reduced for lookups (:func:`situs_index`).
+
+    ``size``: ``address_norm`` -> number of distinct parcels with that situs;
+    ``parcel``: ``address_norm`` -> the parcel, for the addresses of exactly one.
+    """
+
+    size: pd.Series
+    parcel: pd.Series
+
+
+def situs_index(situs: pd.DataFrame) -> SitusIndex:
+    """Reduce :func:`situs_addresses` once for several :func:`place_addresses`.
+
+    Parameters
+    ----------
+    situs
+        Columns ``parcel_key`` and ``address_norm``.
+
+    Returns
+    -------
+    SitusIndex
+        Blank addresses left out; several roll records of one parcel with one
+        situs count once.
+    """
+    pairs = situs.loc[situs["address_norm"] != "", [PARCEL_KEY, "address_norm"]]
+    pairs = pairs.drop_duplicates()
+    counts = pairs.groupby("address_norm", sort=False)[PARCEL_KEY].agg(["size", "first"])
+    return SitusIndex(counts["size"], counts.loc[counts["size"] == 1, "first"])
+
+
 def place_addresses(
     addresses: pd.Series,
     *,
-    situs: pd.DataFrame,
+    situs: pd.DataFrame | SitusIndex,
     fractions: pd.Series,
     threshold: float = 0.5,
 ) -> pd.DataFrame:
@@ -132,7 +168,8 @@ def place_addresses(
         Free-text residence addresses (``"12 Oak Street"``, ``"12 Oak St Apt 3"``).
     situs
         Columns ``parcel_key`` and ``address_norm``, from :func:`situs_addresses`
-        (several roll records of one parcel with one situs count once).
+        (several roll records of one parcel with one situs count once), or
+        that table reduced once by :func:`situs_index` (same result).
     fractions
         ``parcel_key`` -> ``fraction_in_territory`` (0..1). A parcel missing
         here lies outside the territory (fraction 0).
@@ -164,12 +201,9 @@ def place_addresses(
         raise ValueError(f"fractions lists parcel {dup!r} more than once")
     norm = normalize_addresses(addresses)
 
-    pairs = situs.loc[situs["address_norm"] != "", [PARCEL_KEY, "address_norm"]]
-    pairs = pairs.drop_duplicates()
-    counts = pairs.groupby("address_norm", sort=False)[PARCEL_KEY].agg(["size", "first"])
-    n_candidates = norm.map(counts["size"]).fillna(0).astype("int64")
-    unique_parcel = counts.loc[counts["size"] == 1, "first"]
-    key = norm.map(unique_parcel)
+    index = situs if isinstance(situs, SitusIndex) else situs_index(situs)
+    n_candidates = norm.map(index.size).fillna(0).astype("int64")
+    key = norm.map(index.parcel)
     placed = key.notna() & (norm != "")
     key_text = key.where(placed, "").astype(str)
 

@@ -1,0 +1,143 @@
+"""The vectorised paths give what the row-by-row rules give (issue 3: speed, same bytes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pipeline.documents.mapping import _schedule_keys
+from pipeline.io.results import inert_text, write_csv
+from pipeline.keys import parcel_key
+from pipeline.people.names import normalize_name, normalize_names
+from pipeline.people.placement import place_addresses, situs_addresses, situs_index
+from pipeline.quality import data_quality
+from pipeline.valuation import credit_signers
+
+
+def test_write_csv_text_columns_made_inert(tmp_path: Path) -> None:
+    frame = pd.DataFrame(
+        {
+            "text": pd.Series(["=SUM(A1)", "plain", None, "-3", "@x", "\tq"], dtype="str"),
+            "n": [1, 2, 3, 4, 5, 6],
+            "mixed": pd.Series(["+1", None, 3, "x", "-", "y"], dtype=object),
+        }
+    )
+    write_csv(tmp_path / "t.csv", frame)
+    # every text cell starting with = + - @ tab gets a leading '; numbers and blanks stay
+    assert (tmp_path / "t.csv").read_text(encoding="utf-8") == (
+        "text,n,mixed\n'=SUM(A1),1,'+1\nplain,2,\n,3,3\n'-3,4,x\n'@x,5,'-\n'\tq,6,y\n"
+    )
+    # the same cells as inert_text one by one
+    assert [inert_text(v) for v in ["=SUM(A1)", "plain", "-3"]] == ["'=SUM(A1)", "plain", "'-3"]
+
+
+def test_write_csv_leaves_the_frame_alone(tmp_path: Path) -> None:
+    frame = pd.DataFrame({"a": pd.Series(["=1"], dtype="str")})
+    write_csv(tmp_path / "t.csv", frame)
+    assert frame["a"].tolist() == ["=1"]
+
+
+def _roll() -> pd.DataFrame:
+    # 12 Oak St on parcel 1; 20 Elm Ave on parcels 3 and 4 (ambiguous); parcel 5 no situs;
+    # parcel 1 twice (two records, one situs: counts once)
+    return pd.DataFrame(
+        {
+            "parcel_key": ["104489|1", "104489|1", "104489|3", "104489|4", "104489|5"],
+            "parcel_address_number": ["12", "12", "20", "20", ""],
+            "parcel_address_street": ["Oak", "Oak", "Elm", "Elm", ""],
+            "parcel_address_suff": ["Street", "St", "Ave", "Avenue", ""],
+        }
+    )
+
+
+def test_situs_index_reduces_the_table_once() -> None:
+    index = situs_index(situs_addresses(_roll()))
+    assert index.size.to_dict() == {"12 OAK ST": 1, "20 ELM AVE": 2}
+    assert index.parcel.to_dict() == {"12 OAK ST": "104489|1"}
+
+
+def test_place_with_situs_index_equals_place_with_table() -> None:
+    situs = situs_addresses(_roll())
+    addresses = pd.Series(["12 Oak St Apt 2", "20 Elm Avenue", "", None, "9 Pine Rd", "12 OAK ST"])
+    fractions = pd.Series({"104489|1": 0.5, "104489|3": 1.0})
+    a = place_addresses(addresses, situs=situs, fractions=fractions, threshold=0.5)
+    b = place_addresses(addresses, situs=situs_index(situs), fractions=fractions, threshold=0.5)
+    pd.testing.assert_frame_equal(a, b)
+    assert b["reason"].tolist() == ["", "ambiguous", "no_address", "no_address", "no_match", ""]
+    # parcel 1 is exactly half inside: at the threshold counts inside
+    assert b["inside"].tolist() == [True, False, False, False, False, True]
+
+
+def test_normalize_names_equals_normalize_name() -> None:
+    values = ["The Example Holdings, L.L.C.", None, "John A. Smith, Jr.", "", np.nan]
+    names = pd.Series([*values, "John A. Smith, Jr."], dtype=object, index=[9, 8, 7, 6, 5, 4])
+    got = normalize_names(names)
+    assert got.index.tolist() == [9, 8, 7, 6, 5, 4]
+    assert got.tolist() == [normalize_name(v) for v in names]
+    assert got.tolist()[:3] == ["EXAMPLE HOLDINGS LLC", "", "JOHN A SMITH JR"]
+    assert len(normalize_names(pd.Series([], dtype="str"))) == 0
+
+
+def test_schedule_keys_as_parcel_key_row_by_row() -> None:
+    swis = pd.Series(["104401", " 104401", "10440", "104401", None, "104401"], dtype="str")
+    pks = pd.Series(["043.011-0001-002.000", "1.-1-1", "1-1-1", "", "1-1-1", None], dtype="str")
+    expected = []
+    for s, p in zip(swis.astype("str"), pks.astype("str"), strict=True):
+        try:
+            expected.append(parcel_key(s, p))
+        except ValueError:
+            expected.append(f"{s}|{p}")
+    got = _schedule_keys(swis, pks)
+    assert got == expected
+    assert got[0] == "104401|43.11-1-2"  # leading zeros of each part dropped
+    assert got[2] == "10440|1-1-1"  # a 5-digit SWIS is no key: written as given
+
+
+def test_data_quality_orphans_sorted_once() -> None:
+    roll = pd.DataFrame({"parcel_key": ["A|1", "A|2"], "roll_section": [1, 1]})
+    parcels = pd.DataFrame({"parcel_key": ["A|3", "A|1", "A|3", "A|0"]})
+    q = data_quality(roll, parcels)
+    # A|3 (twice) and A|0 have no roll record: two distinct keys, sorted
+    assert q["polygons_without_roll"] == {"count": 2, "keys": ["A|0", "A|3"]}
+    assert q["roll_without_polygon"]["keys_by_roll_section"] == {"1": ["A|2"]}
+
+
+def test_credit_signers_reads_only_the_schedule_owners() -> None:
+    schedule = pd.DataFrame(
+        {
+            "parcel_key": ["104401|1"],
+            "swis_code": ["104401"],
+            "print_key_code": ["1"],
+            "apportioned_assessed": [90_000.0],
+        }
+    )
+    owners = pd.DataFrame(
+        {
+            "parcel_key": ["104401|9", "104401|1", "104401|1", "104401|9"],
+            "owner_index": [0, 0, 1, 1],
+            "name": ["ZED RAY", "ANN LEE", "BOB LEE", "ZOE RAY"],
+            "owner_count": [2, 2, 2, 2],
+        }
+    )
+    matches = pd.DataFrame(
+        {
+            "page": [1, 1],
+            "line": [1, 2],
+            "status": ["counted", "counted"],
+            "owner_keys": [(("104401|1", 0),), (("104401|9", 0),)],
+            "match_score": [100.0, 100.0],
+            "person_id": ["person:ANN LEE@104401|1", "person:ZED RAY@104401|9"],
+        }
+    )
+    sched, lines = credit_signers(schedule, owners, matches)
+    # parcel 1: Ann signs, 1 of 2 owners: 90,000 / 2 = 45,000
+    assert sched["owners"].tolist() == ["ANN LEE; BOB LEE"]
+    assert sched["owner_count"].tolist() == [2]
+    assert sched["signing_owners"].tolist() == ["ANN LEE"]
+    assert sched["signer_credit_assessed"].tolist() == pytest.approx([45_000.0])
+    # parcel 9 is not in the territory's schedule: the line is outside it
+    assert lines["status"].tolist() == ["counted", "outside_territory"]
+    assert lines["credit_assessed"].tolist() == pytest.approx([45_000.0, 0.0])
