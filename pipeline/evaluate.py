@@ -629,8 +629,10 @@ def assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame)
     inh_place = inh_schedule = None
     if inputs.inhabitants is not None and prepared.inhabitant_place is not None:
         inh_place = relocate(prepared.inhabitant_place, inside_fraction, threshold)
-        population, pdef = population_check(inputs.inhabitants, inh_place, regime=regime)
         inh_schedule = inhabitant_schedule(inputs.inhabitants, inh_place)
+        population, pdef = population_check(
+            inputs.inhabitants, inh_place, regime=regime, schedule=inh_schedule
+        )
     else:
         population, pdef = population_check(
             pd.DataFrame(columns=["name", "address", "town", "source_row"]),

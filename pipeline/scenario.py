@@ -310,10 +310,10 @@ class _Base:
             lines = _People.of(cand["matched_to"].astype("str").map(sboe), keys, override_fraction)
             line_person = np.asarray(pd.factorize(cand["person_id"].astype("str"))[0], np.intp)
         if inputs.inhabitants is not None and prep.inhabitant_place is not None:
-            population0, pdefs0 = population_check(
-                inputs.inhabitants, prep.inhabitant_place, regime=prep.regime
-            )
             sched = inhabitant_schedule(inputs.inhabitants, prep.inhabitant_place)
+            population0, pdefs0 = population_check(
+                inputs.inhabitants, prep.inhabitant_place, regime=prep.regime, schedule=sched
+            )
             cand_i = sched.loc[sched["status"] == "outside"]
             inh = _People.of(cand_i[PARCEL_KEY], keys, override_fraction)
             anon = cand_i["anonymised"].to_numpy(dtype=bool)

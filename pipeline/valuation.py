@@ -151,13 +151,22 @@ def apportion_values(
 
     keys = roll[PARCEL_KEY].astype("str")
     value = roll[value_basis].astype("float64").to_numpy()
-    mapped_index = pd.Index(
-        fractions.index.astype("str") if mapped_keys is None else list(mapped_keys)
-    )
-    mapped = isin(keys, mapped_index)
-    fr = fractions.reindex(keys.to_numpy())
-    geo_fraction = fr["fraction_in_territory"].astype("float64").fillna(0.0).to_numpy()
-    geo_source = fr["fraction_source"].astype("str").where(fr["fraction_source"].notna(), "")
+    fraction_keys = pd.Index(fractions.index.astype("str"))
+    # each roll record's row in ``fractions`` (-1: none): one hash lookup, no reindex
+    where = fraction_keys.get_indexer(keys.to_numpy())
+    found = where >= 0
+    mapped = found if mapped_keys is None else isin(keys, pd.Index(list(mapped_keys)))
+    geo_fraction = np.zeros(len(roll), dtype="float64")
+    all_fractions = fractions["fraction_in_territory"].astype("float64").to_numpy()
+    geo_fraction[found] = np.nan_to_num(all_fractions[where[found]], nan=0.0)
+    all_sources = fractions["fraction_source"]
+    source_known = all_sources.notna().to_numpy()
+    all_source_text = all_sources.astype("str").to_numpy(dtype=object)
+    geo_source_arr = np.full(len(roll), "", dtype=object)
+    hit = found.copy()
+    hit[found] = source_known[where[found]]
+    geo_source_arr[hit] = all_source_text[where[hit]]
+    geo_source = pd.Series(geo_source_arr, dtype=object)
 
     has_override = np.zeros(len(roll), dtype=bool)
     ov_fraction = np.full(len(roll), np.nan)
@@ -211,21 +220,22 @@ def apportion_values(
             column="value_in_territory",
         )
 
-    out = pd.DataFrame(
+    rows = np.flatnonzero(include)
+    roll_rows = roll.iloc[rows]
+    result = pd.DataFrame(
         {
-            PARCEL_KEY: keys.to_numpy(),
-            "swis_code": roll["swis_code"].astype("str").to_numpy(),
-            "print_key_code": roll["print_key_code"].astype("str").to_numpy(),
-            "town_swis": roll["municipality_code"].astype("str").to_numpy(),
-            "roll_section": roll["roll_section"].to_numpy(),
-            "assessed_value": value,
-            "fraction_in_territory": fraction.astype("float64"),
-            "fraction_source": pd.array(source.astype(str), dtype="str"),
-            "apportioned_assessed": apportioned.astype("float64"),
-            SOURCE_ROW: roll[SOURCE_ROW].to_numpy(),
+            PARCEL_KEY: keys.to_numpy()[rows],
+            "swis_code": roll_rows["swis_code"].astype("str").to_numpy(),
+            "print_key_code": roll_rows["print_key_code"].astype("str").to_numpy(),
+            "town_swis": roll_rows["municipality_code"].astype("str").to_numpy(),
+            "roll_section": roll_rows["roll_section"].to_numpy(),
+            "assessed_value": value[rows],
+            "fraction_in_territory": fraction[rows].astype("float64"),
+            "fraction_source": pd.array(source[rows].astype(str), dtype="str"),
+            "apportioned_assessed": apportioned[rows].astype("float64"),
+            SOURCE_ROW: roll_rows[SOURCE_ROW].to_numpy(),
         }
     )
-    result: pd.DataFrame = out[include].reset_index(drop=True)
     return result
 
 
@@ -539,7 +549,7 @@ def credit_signers(
     # matched_to: the territory's records of every key claimed (counted or duplicate)
     lab = pd.DataFrame({"_sig": claimed["_sig"], "label": label[claimed["_pos"].to_numpy()]})
     lab = lab.drop_duplicates().sort_values(["_sig", "label"])
-    matched = lab.groupby("_sig", sort=False)["label"].agg(";".join) if len(lab) else pd.Series()
+    matched = _joined(lab.rename(columns={"label": "name"}), by="_sig", sep=";")
     matched_to = matched.reindex(np.arange(len(matches))).fillna("").to_numpy(dtype=object)
     status = status_in.copy()
     status[(status_in == "counted") & (matched_to == "")] = "outside_territory"
@@ -560,13 +570,13 @@ def credit_signers(
     return out, sigs
 
 
-def _joined(frame: pd.DataFrame, by: str = PARCEL_KEY) -> pd.Series:
-    """``"; "``-joined ``name`` per ``by``, in the frame's order (pyarrow, no Python loop)."""
+def _joined(frame: pd.DataFrame, by: str = PARCEL_KEY, sep: str = "; ") -> pd.Series:
+    """``sep``-joined ``name`` per ``by``, in the frame's order (pyarrow, no Python loop)."""
     if not len(frame):
         return pd.Series(dtype=object)
     table = pa.table({"by": frame[by].to_numpy(), "name": frame["name"].astype("str").to_numpy()})
     grouped = table.group_by("by", use_threads=False).aggregate([("name", "list")])
-    joined = pc.binary_join(grouped["name_list"], "; ")
+    joined = pc.binary_join(grouped["name_list"], sep)
     return pd.Series(
         joined.to_numpy(zero_copy_only=False), index=grouped["by"].to_numpy(zero_copy_only=False)
     )

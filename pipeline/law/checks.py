@@ -318,6 +318,7 @@ def population_check(
     placement: pd.DataFrame,
     *,
     regime: Regime,
+    schedule: pd.DataFrame | None = None,
 ) -> tuple[dict[str, Any], list[Deficiency]]:
     """At least the regime's minimum of regular inhabitants (§ 2-200, § 2-202.1.b(3)).
 
@@ -329,6 +330,9 @@ def population_check(
         Placement of their addresses, on the same index.
     regime
         The rule set (``minimum_population``: 500 before 2024, 1,500 from 2024).
+    schedule
+        :func:`inhabitant_schedule` of ``inhabitants`` and ``placement`` when the
+        caller has it already (it is not built twice).
 
     Returns
     -------
@@ -345,7 +349,7 @@ def population_check(
     address, see :func:`inhabitant_schedule`) placed inside the territory;
     ``passes = regular_inhabitants >= minimum``.
     """
-    sched = inhabitant_schedule(inhabitants, placement)
+    sched = inhabitant_schedule(inhabitants, placement) if schedule is None else schedule
     counts = sched["status"].value_counts()
 
     def n(s: str) -> int:
