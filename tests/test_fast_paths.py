@@ -141,3 +141,71 @@ def test_credit_signers_reads_only_the_schedule_owners() -> None:
     # parcel 9 is not in the territory's schedule: the line is outside it
     assert lines["status"].tolist() == ["counted", "outside_territory"]
     assert lines["credit_assessed"].tolist() == pytest.approx([45_000.0, 0.0])
+
+
+# ------------------------------------------- owner index (pipeline.people.matching), issue 3
+
+
+def test_reference_identities_linked_transitively_by_shared_addresses() -> None:
+    from pipeline.people.matching import Reference
+
+    # three "John Smith" on parcels: 0 and 2 share A, 2 and 1 share B -> one
+    # identity numbered 0 (its smallest reference); 3 at C alone -> 3; 4 is a
+    # Jr at A (another suffix) -> 4; 5 "Jon Smith" at A (another first) -> 5
+    a, b, c = ("1 A ST", "situs"), ("2 B ST", "mailing"), ("3 C ST", "situs")
+    ref = Reference.build(
+        ["John", "JOHN", "john", "John", "John", "Jon"],
+        ["", "", "", "", "", ""],
+        ["Smith", "SMITH", "Smith", "Smith", "Smith", "Smith"],
+        ["", "", "", "", "Jr.", ""],
+        [(a,), (b,), (a, b), (c,), (a,), (a,)],
+        ["p0", "p1", "p2", "p3", "p4", "p5"],
+        link_identities=True,
+    )
+    assert ref.identity == [0, 0, 0, 3, 4, 5]
+    assert ref.members(0) == [0, 1, 2]
+    assert ref.suffix[4] == "JR"
+
+
+def test_reference_blocks_equal_the_rule_row_by_row() -> None:
+    from pipeline.people.matching import Reference
+
+    # a double surname is blocked under its compacted form and each part;
+    # "JUNIOR" and "Jr." are one suffix key; middle names differing past the
+    # initial share a name id
+    ref = Reference.build(
+        ["Ann", "Ann", "Bob", "Bob", None],  # type: ignore[list-item]
+        ["Marie", "M.", "", "", ""],
+        ["Van Alstyne", "VANALSTYNE", "Smith", "Smith", "Smith"],
+        ["", "", "JUNIOR", "Jr.", ""],
+        [(("1 A ST", "situs"),), (), (("1 A ST", "situs"),), (), ()],
+        ["a", "b", "c", "d", "e"],
+        link_identities=False,
+    )
+    assert sorted(ref.by_last_first) == [
+        ("ALSTYNE", "ANN"),
+        ("SMITH", "BOB"),
+        ("VAN", "ANN"),
+        ("VANALSTYNE", "ANN"),
+    ]
+    assert ref.by_last_first.get(("VANALSTYNE", "ANN")) == [0, 1]
+    assert ref.by_last_first.get(("VAN", "ANN")) == [0]
+    assert ref.by_fullname.get(("ANN", "VANALSTYNE")) == [0, 1]
+    assert ref.by_address.get("1 A ST") == [0, 2]  # row 4 has no first name: unblocked
+    ids = ref.name_ids()
+    assert ids[2] == ids[3] and len(set(ids)) == 4  # (ANN, M, VAN ALSTYNE) != (ANN, M, VANALSTYNE)
+    assert ref.identity == [0, 1, 2, 3, 4]
+
+
+def test_owner_labels_first_record_wins() -> None:
+    from pipeline.people.matching import _labels
+
+    roll = pd.DataFrame(
+        {
+            "parcel_key": pd.Series(["k1", "k2", "k1", "k3"], dtype="str"),
+            "swis_code": pd.Series(["104400", "", "999999", None], dtype="str"),
+            "print_key_code": pd.Series(["1.-1-1", "", "9", "2"], dtype="str"),
+        }
+    )
+    # k1: its first record; k2: both blank -> the key itself; k3: ":2"
+    assert _labels(roll) == {"k1": "104400:1.-1-1", "k2": "k2", "k3": ":2"}

@@ -366,16 +366,21 @@ class _Blocks(Generic[K]):
         return iter(self._span)
 
 
-def _groups(values: np.ndarray, keys: list[np.ndarray]) -> _Blocks[Any]:
+def _groups(
+    values: np.ndarray, keys: list[np.ndarray], *, codes: np.ndarray | None = None
+) -> _Blocks[Any]:
     """``key -> values`` (in the order given) for the rows sharing each key.
 
     A key is the element of ``keys[0]`` when one array is given, else the tuple
     of the elements of ``keys``. Hash factorisation and one stable sort, no
-    Python loop over the rows.
+    Python loop over the rows. ``codes``, when given, are group numbers of the
+    rows equal where (and only where) the keys are equal (:func:`_codes` of
+    integer codes of the keys, say).
     """
     if not len(values):
         return _Blocks([], {})
-    codes = _codes(keys)
+    if codes is None:
+        codes = _codes(keys)
     order = np.argsort(codes, kind="stable")
     bounds = (np.flatnonzero(np.diff(codes[order])) + 1).tolist()
     starts = order[[0, *bounds]]
@@ -388,6 +393,55 @@ def _groups(values: np.ndarray, keys: list[np.ndarray]) -> _Blocks[Any]:
         values[order].tolist(),
         dict(zip(labels, pairwise(edges), strict=True)),
     )
+
+
+#: Generational suffixes as a reference's suffix field may spell them.
+_SUFFIX_SPELLING = {"JUNIOR": "JR", "SENIOR": "SR", "2ND": "II", "3RD": "III", "4TH": "IV"}
+
+
+def _norm_codes(
+    values: Sequence[str] | pd.Series, spelling: dict[str, str] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Normalised name keys of ``values`` as ``(codes, keys)``: row ``i`` is ``keys[codes[i]]``.
+
+    Each distinct value is normalised once (:func:`normalize_name` of
+    :func:`fold_accents`; a missing or non-text value gives ``""``), then
+    respelled by ``spelling``; ``keys`` are distinct, so equal keys have equal
+    codes.
+    """
+    if isinstance(values, pd.Series) and isinstance(values.dtype, pd.StringDtype):
+        raw_codes, uniq = pd.factorize(values)
+        codes = np.asarray(raw_codes)
+        distinct: list[Any] = uniq.tolist()
+    else:
+        codes, uniq_arr = pd.factorize(np.asarray(values, dtype=object))
+        distinct = uniq_arr.tolist()
+    keys = [normalize_name(fold_accents(v)) if isinstance(v, str) else "" for v in distinct]
+    if spelling:
+        keys = [spelling.get(k, k) for k in keys]
+    keys.append("")  # the code -1 of a missing value
+    key_codes, key_values = pd.factorize(np.asarray(keys, dtype=object))
+    return key_codes[codes], np.asarray(key_values, dtype=object)
+
+
+def _ragged(starts: np.ndarray, which: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Positions ``starts[w] .. starts[w] + counts[k] - 1`` for each ``w = which[k]``, in order."""
+    total = int(counts.sum())
+    if not total:
+        return np.zeros(0, dtype=np.int64)
+    begin = np.repeat(starts[which], counts)
+    offset = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+    out: np.ndarray = begin + offset
+    return out
+
+
+def _factorize_tuples(values: list[Any]) -> tuple[np.ndarray, list[Any]]:
+    """``(codes, distinct)`` of hashable values, numbered in first-seen order."""
+    seen: dict[Any, int] = {}
+    codes = np.fromiter(
+        (seen.setdefault(v, len(seen)) for v in values), dtype=np.int64, count=len(values)
+    )
+    return codes, list(seen)
 
 
 def _first_ok(q_first: str, first: str) -> bool:
@@ -438,14 +492,15 @@ class Reference:
     @classmethod
     def build(
         cls,
-        first: Sequence[str],
-        middle: Sequence[str],
-        last: Sequence[str],
-        suffix: Sequence[str],
+        first: Sequence[str] | pd.Series,
+        middle: Sequence[str] | pd.Series,
+        last: Sequence[str] | pd.Series,
+        suffix: Sequence[str] | pd.Series,
         addresses: Sequence[tuple[tuple[str, str], ...]],
         label: Sequence[str],
         *,
         link_identities: bool,
+        address_groups: tuple[np.ndarray, Sequence[tuple[tuple[str, str], ...]]] | None = None,
     ) -> Reference:
         """Normalise the names and build the blocks.
 
@@ -461,6 +516,10 @@ class Reference:
             Link references with the same first name, surname and suffix that
             share an address into one identity (owners); otherwise every
             reference is its own.
+        address_groups
+            Optional ``(codes, distinct)`` with ``addresses[i] ==
+            distinct[codes[i]]`` (the references of one parcel share its
+            addresses): the addresses are then read once per group.
 
         Notes
         -----
@@ -468,53 +527,80 @@ class Reference:
         hash grouping (pandas), not by a Python loop over the references.
         """
 
-        def norm(values: Sequence[str]) -> list[str]:
-            # each distinct value once; a missing or non-text value gives ""
-            codes, uniq = pd.factorize(np.asarray(values, dtype=object))
-            keys = [normalize_name(fold_accents(v)) if isinstance(v, str) else "" for v in uniq]
-            out: list[str] = np.asarray([*keys, ""], dtype=object)[codes].tolist()
-            return out
-
-        f, m, la = norm(first), norm(middle), norm(last)
-        s = [
-            {"JUNIOR": "JR", "SENIOR": "SR", "2ND": "II", "3RD": "III", "4TH": "IV"}.get(x, x)
-            for x in norm(suffix)
-        ]
-        n = len(f)
-        ref = cls(f, m, la, s, list(addresses), list(range(n)), list(label))
-        ref._name_key = list(zip(f, [x[:1] for x in m], la, s, strict=True))
+        n = len(first)
+        f_c, f_u = _norm_codes(first)
+        m_c, m_u = _norm_codes(middle)
+        l_c, l_u = _norm_codes(last)
+        s_c, s_u = _norm_codes(suffix, _SUFFIX_SPELLING)
+        f_arr, m_arr, la_arr, s_arr = f_u[f_c], m_u[m_c], l_u[l_c], s_u[s_c]
+        f, m, la, s = f_arr.tolist(), m_arr.tolist(), la_arr.tolist(), s_arr.tolist()
+        addrs = list(addresses)
+        ref = cls(f, m, la, s, addrs, list(range(n)), list(label))
+        # the middle initial, once per distinct middle name
+        mi_c, mi_u = pd.factorize(np.asarray([x[:1] for x in m_u.tolist()], dtype=object))
+        mi_c = mi_c[m_c] if n else mi_c[:0]
+        ref._name_key = list(zip(f, mi_u[mi_c].tolist(), la, s, strict=True))
+        ref._name_ids = _codes([f_c, mi_c, l_c, s_c]).tolist() if n else []
         rows = np.arange(n, dtype=np.int64)
-        f_arr = np.asarray(f, dtype=object)
-        la_arr = np.asarray(la, dtype=object)
-        named = (f_arr != "") & (la_arr != "") if n else np.zeros(0, dtype=bool)
+        named = (f_u != "")[f_c] & (l_u != "")[l_c] if n else np.zeros(0, dtype=bool)
         # surname keys of each distinct surname: the whole (compacted) and, for a
         # double name, each part
-        compact_of: dict[str, str] = {}
-        lks_of: dict[str, tuple[str, ...]] = {}
-        for name in set(la_arr[named].tolist()):
+        lks_u: list[tuple[str, ...]] = []
+        for name in l_u.tolist():
             parts = name.split()
-            compact_of[name] = _compact(parts)
-            lks_of[name] = (
-                tuple(sorted({_compact(parts), *parts})) if len(parts) > 1 else (parts[0],)
+            lks_u.append(
+                tuple(sorted({_compact(parts), *parts}))
+                if len(parts) > 1
+                else (parts[0],)
+                if parts
+                else ("",)
             )
+        compact_u = np.asarray([_compact(x.split()) for x in l_u.tolist()], dtype=object)
+        lc_c, _ = pd.factorize(compact_u)
         nr = rows[named]
-        nf, nl = f_arr[named], la_arr[named]
-        counts = np.fromiter((len(lks_of[x]) for x in nl), dtype=np.int64, count=len(nl))
-        lk_flat = np.asarray([k for x in nl for k in lks_of[x]], dtype=object)
-        ref.by_last_first = _groups(np.repeat(nr, counts), [lk_flat, np.repeat(nf, counts)])
+        nf_c, nl_c = f_c[named], l_c[named]
+        nf = f_u[nf_c]
+        counts_u = np.asarray([len(t) for t in lks_u], dtype=np.int64)
+        counts = counts_u[nl_c]
+        lk_u_flat = np.asarray([k for t in lks_u for k in t], dtype=object)
+        if len(counts) and (counts_u == 1).all():
+            lk_pos = nl_c
+        else:
+            lk_pos = _ragged(np.cumsum(counts_u) - counts_u, nl_c, counts)
+        lk_flat = lk_u_flat[lk_pos]
+        lk_code = pd.factorize(lk_u_flat)[0][lk_pos]
+        ref.by_last_first = _groups(
+            np.repeat(nr, counts),
+            [lk_flat, np.repeat(nf, counts)],
+            codes=_codes([lk_code, np.repeat(nf_c, counts)]),
+        )
         for lk, fn in ref.by_last_first:
             ref.firsts_by_last.setdefault(lk, []).append(fn)
-        lc = np.asarray([compact_of[x] for x in nl], dtype=object)
-        ref.by_fullname = _groups(nr, [nf, lc])
+        nlc_c = lc_c[nl_c]
+        lc = compact_u[nl_c]
+        ref.by_fullname = _groups(nr, [nf, lc], codes=_codes([nf_c, nlc_c]))
         # addresses: every named reference once per address it lists
-        n_addr = np.fromiter((len(ref.addresses[i]) for i in nr), dtype=np.int64, count=len(nr))
-        a_flat = np.asarray([a for i in nr for a, _ in ref.addresses[i]], dtype=object)
-        ref.by_address = _groups(np.repeat(nr, n_addr), [a_flat])
+        t_u: Sequence[tuple[tuple[str, str], ...]]
+        if address_groups is None:
+            t_c, t_u = _factorize_tuples([addrs[i] for i in nr.tolist()])
+        else:
+            t_c, t_u = np.asarray(address_groups[0], dtype=np.int64)[nr], address_groups[1]
+        n_addr_u = np.asarray([len(t) for t in t_u], dtype=np.int64)
+        a_u_flat = np.asarray([a for t in t_u for a, _ in t], dtype=object)
+        n_addr = n_addr_u[t_c]
+        a_pos = _ragged(np.cumsum(n_addr_u) - n_addr_u, t_c, n_addr)
+        a_flat = a_u_flat[a_pos]
+        a_code = pd.factorize(a_flat)[0] if len(a_flat) else np.zeros(0, dtype=np.int64)
+        ref.by_address = _groups(np.repeat(nr, n_addr), [a_flat], codes=a_code)
         if link_identities:
-            sfx = np.asarray(s, dtype=object)[named]
             ref._link(
                 np.repeat(nr, n_addr),
-                [np.repeat(nf, n_addr), np.repeat(lc, n_addr), a_flat, np.repeat(sfx, n_addr)],
+                [
+                    np.repeat(nf_c, n_addr),
+                    np.repeat(nlc_c, n_addr),
+                    a_code,
+                    np.repeat(s_c[named], n_addr),
+                ],
             )
         return ref
 
@@ -529,24 +615,22 @@ class Reference:
         if not len(rows):
             return
         codes = _codes(keys)
-        smallest = np.full(int(codes.max()) + 1, np.iinfo(np.int64).max, dtype=np.int64)
-        np.minimum.at(smallest, codes, rows)
-        smallest = smallest[codes]
-        linked = rows != smallest
-        parent = self.identity
-
-        def find(i: int) -> int:
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
-        for i, j in zip(rows[linked].tolist(), smallest[linked].tolist(), strict=True):
-            ri, rj = find(i), find(j)
-            if ri != rj:
-                parent[max(ri, rj)] = min(ri, rj)
-        for i in range(len(parent)):
-            parent[i] = find(i)
+        n_keys = int(codes.max()) + 1
+        big = np.iinfo(np.int64).max
+        # label propagation: each reference takes the smallest label of the keys
+        # it shares, then the label of its label, until nothing changes; the
+        # label of a component is then its smallest reference
+        ident = np.asarray(self.identity, dtype=np.int64)
+        while True:
+            smallest = np.full(n_keys, big, dtype=np.int64)
+            np.minimum.at(smallest, codes, ident[rows])
+            new = ident.copy()
+            np.minimum.at(new, rows, smallest[codes])
+            new = new[new]
+            if np.array_equal(new, ident):
+                break
+            ident = new
+        self.identity[:] = ident.tolist()
 
     def first_can_match(self, q_first: str, first: str) -> bool:
         """Whether a written first name shares a block key with ``first`` and passes its test.
@@ -823,13 +907,18 @@ def _roll_addresses(roll: pd.DataFrame) -> dict[str, tuple[tuple[str, str], ...]
     if len(set(keys)) == len(keys):
         # each parcel once (the usual roll): no repeats to drop; the parcels
         # with a situs address first, then those with a mailing address only
-        once: dict[str, tuple[tuple[str, str], ...]] = {}
-        for k, a, m in zip(keys, situs, mailing, strict=True):
-            if a:
-                once[k] = ((a, "situs"), (m, "mailing")) if m else ((a, "situs"),)
-        for k, a, m in zip(keys, situs, mailing, strict=True):
-            if m and not a:
-                once[k] = ((m, "mailing"),)
+        once: dict[str, tuple[tuple[str, str], ...]] = {
+            k: ((a, "situs"), (m, "mailing")) if m else ((a, "situs"),)
+            for k, a, m in zip(keys, situs, mailing, strict=True)
+            if a
+        }
+        once.update(
+            {
+                k: ((m, "mailing"),)
+                for k, a, m in zip(keys, situs, mailing, strict=True)
+                if m and not a
+            }
+        )
         return once
     out: dict[str, list[tuple[str, str]]] = {}
     for kind, column in (("situs", situs), ("mailing", mailing)):
@@ -845,13 +934,13 @@ def _roll_addresses(roll: pd.DataFrame) -> dict[str, tuple[tuple[str, str], ...]
 
 
 def _labels(roll: pd.DataFrame) -> dict[str, str]:
-    keys = _text_col(roll, PARCEL_KEY)
-    sw = _text_col(roll, "swis_code")
-    pk = _text_col(roll, "print_key_code")
-    out: dict[str, str] = {}
-    for k, s, p in zip(keys, sw, pk, strict=True):
-        out.setdefault(k, f"{s}:{p}" if s or p else k)
-    return out
+    """``parcel_key -> "swis:print_key"`` (the key when both are blank); first record wins."""
+    keys = _text_series(roll, PARCEL_KEY)
+    sw = _text_series(roll, "swis_code")
+    pk = _text_series(roll, "print_key_code")
+    label = (sw + ":" + pk).where((sw != "") | (pk != ""), keys)
+    first = ~keys.duplicated(keep="first").to_numpy(dtype=bool)
+    return dict(zip(keys[first].tolist(), label[first].tolist(), strict=True))
 
 
 @dataclass
@@ -925,16 +1014,29 @@ def owner_references(owners: pd.DataFrame, roll: pd.DataFrame) -> OwnerIndex:
         out: list[Any] = np.asarray(values, dtype=object)[rows].tolist()
         return out
 
+    def part(name: str) -> pd.Series | list[str]:
+        col = owners[name] if name in owners.columns else None
+        if col is not None and isinstance(col.dtype, pd.StringDtype):
+            return col.iloc[person].reset_index(drop=True)
+        return pick(_text_col(owners, name), person)
+
     names = _text_col(owners, "name")
     person_keys = pick(keys, person)
+    # the addresses and the label of each parcel of a person, once per parcel
+    parcel_code, parcel_of = pd.factorize(np.asarray(person_keys, dtype=object))
+    parcel_list = parcel_of.tolist()
+    addr_of = [addresses.get(k, ()) for k in parcel_list]
+    addr_arr = np.fromiter(addr_of, dtype=object, count=len(addr_of))
+    label_arr = np.asarray([labels.get(k, k) for k in parcel_list], dtype=object)
     persons = Reference.build(
-        pick(_text_col(owners, "first"), person),
-        pick(_text_col(owners, "middle"), person),
-        pick(_text_col(owners, "last"), person),
-        pick(_text_col(owners, "suffix"), person),
-        [addresses.get(k, ()) for k in person_keys],
-        [labels.get(k, k) for k in person_keys],
+        part("first"),
+        part("middle"),
+        part("last"),
+        part("suffix"),
+        addr_arr[parcel_code].tolist(),
+        label_arr[parcel_code].tolist(),
         link_identities=True,
+        address_groups=(parcel_code, addr_of),
     )
     # entities: each distinct name normalised once
     ent_names = pick(names, entity)
