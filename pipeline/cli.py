@@ -26,6 +26,29 @@ app = typer.Typer(
 _err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
+#: ``--engine``, ``--scheduler``, ``--workers`` of ``run`` and ``batch``.
+EngineOption = Annotated[
+    str,
+    typer.Option(
+        "--engine",
+        help="Where parcels are apportioned: local (in process) or dask "
+        "(dask.distributed; same results).",
+    ),
+]
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="With --engine dask: address of a running scheduler (tcp://host:8786); "
+        "default: a local cluster for the run.",
+    ),
+]
+WorkersOption = Annotated[
+    int | None,
+    typer.Option("--workers", help="With --engine dask: workers of the local cluster.", min=1),
+]
+
+
 def _input_error(exc: InputError) -> None:
     _err.print(f"error: {exc.message}", markup=False)
     raise typer.Exit(code=2)
@@ -52,26 +75,9 @@ def run(
             "before filed_on, or the town's roll_year key).",
         ),
     ] = None,
-    engine: Annotated[
-        str,
-        typer.Option(
-            "--engine",
-            help="Where parcels are apportioned: local (in process) or dask "
-            "(dask.distributed; same results).",
-        ),
-    ] = "local",
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            "--scheduler",
-            help="With --engine dask: address of a running scheduler (tcp://host:8786); "
-            "default: a local cluster for the run.",
-        ),
-    ] = None,
-    workers: Annotated[
-        int | None,
-        typer.Option("--workers", help="With --engine dask: workers of the local cluster.", min=1),
-    ] = None,
+    engine: EngineOption = "local",
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
 ) -> None:
     """Run the whole pipeline and write the results folder."""
     from pipeline.run import run_petition
@@ -203,26 +209,9 @@ def batch(
     roll_year: Annotated[
         int | None, typer.Option("--roll-year", help="Force the roll year of every town.")
     ] = None,
-    engine: Annotated[
-        str,
-        typer.Option(
-            "--engine",
-            help="Where parcels are apportioned: local (in process) or dask "
-            "(dask.distributed; same results).",
-        ),
-    ] = "local",
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            "--scheduler",
-            help="With --engine dask: address of a running scheduler (tcp://host:8786); "
-            "default: a local cluster for the run.",
-        ),
-    ] = None,
-    workers: Annotated[
-        int | None,
-        typer.Option("--workers", help="With --engine dask: workers of the local cluster.", min=1),
-    ] = None,
+    engine: EngineOption = "local",
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
 ) -> None:
     """Many territories against the same rolls, each roll and parcel layer read once;
     the results side by side (batch.csv, batch.json)."""

@@ -293,3 +293,18 @@ def test_scale_sample_identical() -> None:
 def test_open_engine_rejects_unknown_name() -> None:
     with pytest.raises(ValueError, match=re.escape("unknown engine 'spark'")), open_engine("spark"):
         pass
+
+
+def test_unknown_engine_is_bad_input(tmp_path: Path) -> None:
+    """``--engine spark`` is bad input: one line naming the engines, exit 2, nothing written."""
+    from pipeline.cli import app
+
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        app, ["run", str(SAMPLE / "petition.toml"), "--out", str(out), "--engine", "spark"]
+    )
+    assert result.exit_code == 2
+    assert "unknown engine 'spark'; expected one of local, dask" in result.output
+    assert not out.exists()
+    with pytest.raises(ValueError, match="unknown engine"), open_engine("spark"):
+        pass
