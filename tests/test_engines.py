@@ -264,6 +264,36 @@ def test_cli_run_dask_same_bytes(tmp_path: Path) -> None:
         assert (outs["dask"] / name).read_bytes() == (outs["local"] / name).read_bytes(), name
 
 
+def test_million_parcel_layout_identical(client: Client) -> None:
+    """The 1,000,000 lots of ``petition sample --parcels 1000000``'s layout, in every CI run.
+
+    The generator's geometry (two towns, lots along jittered streets, the
+    territory on the town line) without its roll and people, which the engine
+    does not see: local and dask fractions must be the same bits, for the
+    sample's territory and for a territory crossing thousands of lots (the
+    interior of the first town shrunk by 2,000 ft).
+    """
+    from pipeline.sample._parcels import build_layout
+
+    lay = build_layout(lots=1_000_000, towns=2, rng=np.random.default_rng(7))
+    swis = np.asarray(["104400", "104600"])[lay.lots["town"].to_numpy() % 2]
+    parcels = gpd.GeoDataFrame(
+        {"parcel_key": [f"{s}:{k}" for s, k in zip(swis, lay.lots["print_key"], strict=True)]},
+        geometry=lay.polygons,
+        crs="EPSG:2260",
+    )
+    assert len(parcels) == 1_000_000
+    engine = DaskEngine(client)
+    for territory in (lay.territory, lay.towns[0].buffer(-2000)):
+        got = engine.fractions(parcels, territory, sliver_tolerance=0.0)
+        expected = apportion(parcels, territory, sliver_tolerance=0.0)
+        pd.testing.assert_frame_equal(got, expected, check_exact=True)
+        assert engine.last_partitions_sent + engine.last_partitions_pruned == engine.partitions
+    assert engine.shipments == 1  # the million parcels went to the workers once
+    crossing = (expected["raw_fraction"] > 0) & (expected["raw_fraction"] < 1)
+    assert crossing.sum() > 1000
+
+
 @pytest.mark.slow
 def test_scale_sample_identical() -> None:
     """The 1,000,000-parcel sample (``petition sample --parcels 1000000``), when given."""
