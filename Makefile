@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck bench sample clean
+.PHONY: demo test test-scale lint typecheck bench sample clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,12 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check pipeline tests bench
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -q
+
+# The engines on the 1,000,000-parcel sample, the whole evaluation each way (~5 min, 3 GB).
+test-scale: $(STAMP)
+	test -f data/processed/scale-sample/petition.toml || \
+		$(VENV)/bin/petition sample data/processed/scale-sample --parcels 1000000 --seed 7
+	PETITION_SCALE_SAMPLE=data/processed/scale-sample $(PY) -m pytest -q -s tests/test_engines.py -k scale
 
 sample: $(STAMP)
 	$(VENV)/bin/petition sample data/raw/sample --parcels 3000 --towns 2 --seed 1
