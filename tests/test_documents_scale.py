@@ -194,3 +194,25 @@ def test_polygon_paths_parts_and_holes() -> None:
     # pixel (row, col) from the top left: (3, 3) in data units → col 30, row 100 - 30 = 70
     assert img[70, 30, 0] > 200  # inside the hole: white
     assert img[30, 70, 0] < 50  # (7, 7): black
+
+
+def test_widest_money_hand_worked() -> None:
+    from pipeline.documents.schedules import _widest_money
+
+    # "1,234.50" is 8 characters (+1 = 9); "-0.00" is 5 (+1 = 6)
+    assert _widest_money([1234.5, -0.0, 3.0]) == 9
+    # "-1,234.57" is 9 characters (+1 = 10)
+    assert _widest_money([-1234.567, 99.0]) == 10
+    # 0.0 and -0.0: "-0.00" is the wider (5 + 1)
+    assert _widest_money([0.0, -0.0]) == 6
+    # 999.995 is stored just below it and shows as "999.99" (6 + 1)
+    assert _widest_money([999.995]) == len(f"{999.995:,.2f}") + 1
+
+
+def test_xml_bytes_replaces_what_xml_cannot_hold() -> None:
+    from pipeline.documents._common import xml_bytes, xml_clean
+
+    assert xml_bytes("a\tb\nc") == b"a\tb\nc"
+    # BEL (U+0007), U+FFFE and U+001F become U+FFFD (EF BF BD in UTF-8)
+    assert xml_bytes("x\x07y\ufffez\x1f") == "x\ufffdy\ufffdz\ufffd".encode()
+    assert xml_clean("é & <b>") and not xml_clean("bell\x07")

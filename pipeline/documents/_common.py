@@ -25,6 +25,8 @@ __all__ = [
     "stable_zip",
     "town_label",
     "write_bytes",
+    "xml_bytes",
+    "xml_clean",
     "xml_text",
     "xml_valid",
 ]
@@ -135,6 +137,32 @@ def xml_text(text: str) -> str:
 def xml_valid(markup: str) -> str:
     """``markup`` with every character XML 1.0 cannot hold replaced by U+FFFD."""
     return _XML_BAD.sub("\ufffd", markup) if _XML_BAD.search(markup) else markup
+
+
+def xml_clean(text: str) -> bool:
+    """Whether ``text`` holds no character XML 1.0 cannot hold (``xml_valid(text) == text``)."""
+    return _XML_BAD.search(text) is None
+
+
+#: The UTF-8 bytes of the characters of ``_XML_BAD`` (C0 controls are single
+#: bytes that never occur inside a multi-byte sequence).
+_XML_BAD_BYTES = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20)])
+_XML_BAD_UTF8 = ("\ufffe".encode(), "\uffff".encode())
+
+
+def xml_bytes(markup: str) -> bytes:
+    """``xml_valid(markup)`` encoded as UTF-8, checked on the bytes (fast for long markup).
+
+    A byte-level scan (``bytes.translate``) finds in milliseconds what a
+    regular-expression scan of a long string finds in a tenth of a second;
+    only markup that holds a bad character goes through :func:`xml_valid`.
+    """
+    data = markup.encode("utf-8")
+    if len(data.translate(None, _XML_BAD_BYTES)) == len(data) and not any(
+        b in data for b in _XML_BAD_UTF8
+    ):
+        return data
+    return xml_valid(markup).encode("utf-8")
 
 
 def write_bytes(path: Path, data: bytes) -> Path:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape as xml_escape
 
-from pipeline.documents._common import stable_zip, write_bytes, xml_text, xml_valid
+from pipeline.documents._common import stable_zip, write_bytes, xml_clean, xml_text, xml_valid
 
 
 @dataclass(frozen=True)
@@ -184,13 +184,31 @@ def _docx_table(block: Table, usable_in: float) -> bytes:
     head, body, bold_body = cells(True, False), cells(False, True), cells(True, True)
     end = "</w:t></w:r></w:p></w:tc>"
     last = len(block.rows) - 1
-    for r, row in enumerate([block.header, *block.rows]):
-        pre = head if r == 0 else bold_body if block.totals and r - 1 == last else body
-        out.append("<w:tr><w:trPr><w:tblHeader/></w:trPr>" if r == 0 else "<w:tr>")
-        out.extend(f"{pre[c]}{xml_text(str(text))}{end}" for c, text in enumerate(row))
-        out.append("</w:tr>")
+
+    def row_xml(pre: list[str], row: Sequence[str], start: str = "<w:tr>") -> str:
+        inner = "".join(f"{pre[c]}{xml_text(str(t))}{end}" for c, t in enumerate(row))
+        return f"{start}{inner}</w:tr>"
+
+    header = row_xml(head, block.header, "<w:tr><w:trPr><w:tblHeader/></w:trPr>")
+    totals = row_xml(bold_body, block.rows[last]) if block.totals and block.rows else ""
+    body_rows = block.rows[:last] if block.totals else block.rows
+    # rows of full width through one template (the same markup as row_xml, faster)
+    template = "".join(f"{p.replace('{', '{{').replace('}', '}}')}{{}}{end}" for p in body)
+    fmt = f"<w:tr>{template}</w:tr>".format
+    texts = [list(map(xml_text, map(str, row))) for row in body_rows]
+    out.append(header)
+    out.extend(
+        fmt(*t) if len(t) == len(body) else row_xml(body, row)
+        for t, row in zip(texts, body_rows, strict=True)
+    )
+    out.append(totals)
     out.append("</w:tbl><w:p/>")
-    return xml_valid("".join(out)).encode("utf-8")
+    markup = "".join(out)
+    # The markup around the texts holds no character XML cannot hold: scanning
+    # the texts of the body, the header and the totals is scanning the table.
+    if xml_clean(header) and xml_clean(totals) and xml_clean("".join(map("".join, texts))):
+        return markup.encode("utf-8")
+    return xml_valid(markup).encode("utf-8")
 
 
 def _marker(i: int) -> str:
@@ -313,8 +331,15 @@ class _Measure:
         self.font = font
         self.size = size
         self._chars: dict[str, float] = {}
+        self._texts: dict[str, float] = {}
 
     def __call__(self, text: str) -> float:
+        width = self._texts.get(text)
+        if width is None:
+            width = self._texts[text] = self._width(text)
+        return width
+
+    def _width(self, text: str) -> float:
         try:
             return sum(map(self._chars.__getitem__, text))
         except KeyError:
@@ -377,12 +402,22 @@ def _grid_table(block: Table, widths: list[float]) -> Any:
     wrap = frozenset(block.wrap)
     header = [_wrap_words(str(h), inner[i], bold) for i, h in enumerate(block.header)]
     last = len(block.rows) - 1
+    # the lines of a wrapped text, per column and font (equal cells share a list)
+    wrapped: dict[tuple[int, bool], dict[str, list[str]]] = {}
+
+    def lines(i: int, text: str, strong: bool) -> list[str]:
+        known = wrapped.setdefault((i, strong), {})
+        out = known.get(text)
+        if out is None:
+            out = known[text] = _wrap_words(text, inner[i], bold if strong else measure)
+        return out
+
     rows: list[list[list[str]]] = []
     for r, row in enumerate(block.rows):
-        m = bold if block.totals and r == last else measure
+        strong = block.totals and r == last
         rows.append(
             [
-                _wrap_words(str(v), inner[i], m) if i in wrap else str(v).split("\n")
+                lines(i, str(v), strong) if i in wrap else str(v).split("\n")
                 for i, v in enumerate(row)
             ]
         )
@@ -472,27 +507,54 @@ def _draw_grid(canv: Any, data: _GridData, start: int, stop: int, height: float)
     rights = [xs[c + 1] - _PAD_X if c in data.right else None for c in range(len(data.widths))]
     lead = _CELL_LEADING
 
+    # Caches of this page: the shown text of a line in the current font (the
+    # encoder may register a substitution font with the page's document) and,
+    # per font and right-aligned column, the text matrix start of a line.
+    shown: dict[str, str] = {}
+    placed: list[dict[str, str]] = []
+
     def font(bold: bool) -> _Measure:
         name = _CELL_BOLD if bold else _CELL_FONT
         add(f"{fonts[name]} {_CELL_SIZE:g} Tf {lead:g} TL")
         encoder.setFont(name, _CELL_SIZE, lead)
+        shown.clear()
+        placed[:] = [{} for _ in rights]
         return data.measure_bold if bold else data.measure
+
+    def show(line: str) -> str:
+        """``" Tm (text) Tj"``: the text operator of a line in the current font."""
+        if line.isascii() and line.isprintable():
+            esc = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+            op = f" Tm ({esc}) Tj"
+        else:
+            op = f" Tm {encoder._formatText(line)}"
+        shown[line] = op
+        return op
 
     def put(
         cells: list[list[str]], top: float, measure: _Measure, right: list[float | None]
     ) -> None:
         first = top - _PAD_Y - _CELL_SIZE
+        y_first = f"{first:.2f}"
         for c, lines in enumerate(cells):
-            y = first
             edge = right[c]
+            if len(lines) == 1:  # most cells: one line at the first baseline
+                line = lines[0]
+                if not line:
+                    continue
+                if edge is None:
+                    at = left[c]
+                else:
+                    at = placed[c].get(line) or placed[c].setdefault(
+                        line, f"1 0 0 1 {edge - measure(line):.2f} "
+                    )
+                add(f"{at}{y_first}{shown.get(line) or show(line)}")
+                continue
+            y = first
             for line in lines:
                 if line:
                     at = left[c] if edge is None else f"1 0 0 1 {edge - measure(line):.2f} "
-                    if line.isascii() and line.isprintable():
-                        esc = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-                        add(f"{at}{y:.2f} Tm ({esc}) Tj")
-                    else:
-                        add(f"{at}{y:.2f} Tm {encoder._formatText(line)}")
+                    add(f"{at}{y:.2f}{shown.get(line) or show(line)}")
                 y -= lead
 
     put(data.header, height, font(True), [None] * len(rights))

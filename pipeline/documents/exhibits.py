@@ -89,7 +89,13 @@ def write_inhabitants(
         Table(
             header=("No.", "Name", "Address"),
             rows=[
-                [f"{n:,}", str(a), str(b)] for n, a, b in rows.itertuples(index=False, name=None)
+                [f"{n:,}", str(a), str(b)]
+                for n, a, b in zip(
+                    rows["number"].tolist(),
+                    rows["name"].tolist(),
+                    rows["address"].tolist(),
+                    strict=True,
+                )
             ],
             widths=(0.6, 3.0, 3.4),
             right=(0,),

@@ -18,14 +18,14 @@ from __future__ import annotations
 import datetime as dt
 import io
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from pipeline.documents._common import stable_zip, write_bytes, xml_text, xml_valid
-from pipeline.io.results import inert_text
+from pipeline.documents._common import stable_zip, write_bytes, xml_bytes, xml_text
+from pipeline.io.results import FORMULA_PREFIXES, inert_text
 
 __all__ = ["write_schedule_xlsx", "write_schedules"]
 
@@ -158,7 +158,7 @@ def write_schedule_xlsx(
             for i, v in enumerate(total_row)
         ]
         rows_xml.append(f'<row r="{n_rows + 2}">{"".join(last)}</row>')
-    data = xml_valid("".join(rows_xml)).encode("utf-8")
+    data = xml_bytes("".join(rows_xml))
 
     def splice(name: str, content: bytes) -> bytes:
         if name != "xl/worksheets/sheet1.xml":
@@ -184,28 +184,98 @@ def _column_xml(
     """
     out: list[str] = []
     width = 0
+    add = out.append
+    empty = f'<c r="{letter}{{}}"{style}/>'.format if style else None
+    number = f'<c r="{letter}{{}}"{style}><v>{{!r}}</v></c>'.format
+    kinds = set(map(type, values))
+    if kinds == {int}:  # a whole column of integers (or of finite floats): in bulk
+        out = list(map(number, range(first_row, first_row + len(values)), values))
+        return out, max(map(len, map(str, values)))
+    if kinds == {float} and all(map(math.isfinite, values)):
+        out = list(map(number, range(first_row, first_row + len(values)), values))
+        return out, _widest_money(values)
+    if str in kinds and kinds <= {str, float} and all(v != v for v in values if type(v) is float):
+        # a text column (missing values are NaN): inert, escaped, in bulk
+        texts = [
+            ("'" + v if v.startswith(FORMULA_PREFIXES) else v) if type(v) is str else ""
+            for v in values
+        ]
+        cell = f'<c r="{letter}{{}}"{style} t="inlineStr"><is><t{{}}>{{}}</t></is></c>'.format
+        blank: Callable[[int], str] = empty if empty is not None else (lambda _r: "")
+        out = [
+            cell(r, ' xml:space="preserve"' if t != t.strip() else "", xml_text(t))
+            if t
+            else blank(r)
+            for r, t in enumerate(texts, start=first_row)
+        ]
+        return out, max(map(len, texts))
+    floats: list[float] = []  # finite floats: their widest display is found once, below
     for r, raw in enumerate(values, start=first_row):
-        v = raw if type(raw) is float or type(raw) is int else _cell_value(raw)
+        kind = type(raw)
+        if kind is float:
+            if raw != raw or raw in (math.inf, -math.inf):
+                add(empty(r) if empty else "")
+            else:
+                add(number(r, raw))
+                floats.append(raw)
+            continue
+        if kind is int:
+            add(number(r, raw))
+            n = len(str(raw))
+            if n > width:
+                width = n
+            continue
+        # text (inert_text inlined for plain str) and anything else
+        v = (
+            ("'" + raw if raw.startswith(FORMULA_PREFIXES) else raw)
+            if kind is str
+            else _cell_value(raw)
+        )
         if v is None or v == "" or v != v or v in (math.inf, -math.inf):
-            out.append(f'<c r="{letter}{r}"{style}/>' if style else "")
+            add(empty(r) if empty else "")
             continue
         if isinstance(v, bool):
-            out.append(f'<c r="{letter}{r}"{style} t="b"><v>{int(v)}</v></c>')
+            add(f'<c r="{letter}{r}"{style} t="b"><v>{int(v)}</v></c>')
             n = len(str(v))
         elif isinstance(v, int | float):
-            out.append(f'<c r="{letter}{r}"{style}><v>{v!r}</v></c>')
-            n = len(f"{v:,.2f}") + 1 if isinstance(v, float) else len(str(v))
+            add(number(r, v))
+            if isinstance(v, float):
+                floats.append(v)
+                continue
+            n = len(str(v))
         else:
             text = str(v)
             space = ' xml:space="preserve"' if text != text.strip() else ""
-            out.append(
+            add(
                 f'<c r="{letter}{r}"{style} t="inlineStr">'
                 f"<is><t{space}>{xml_text(text)}</t></is></c>"
             )
             n = len(text)
         if n > width:
             width = n
+    if floats:
+        width = max(width, _widest_money(floats))
     return out, width
+
+
+def _widest_money(values: list[float]) -> int:
+    """``max(len(f"{v:,.2f}") + 1 for v in values)`` of finite floats, in two formats.
+
+    Notes
+    -----
+    The length of ``f"{v:,.2f}"`` never decreases with ``|v|`` among values of
+    one sign (the rounded digits only grow), and the sign adds one character
+    (``-0.0`` too: ``"-0.00"``). The widest is therefore the largest value
+    without a sign bit or the smallest value with one.
+    """
+    import numpy as np
+
+    arr = np.asarray(values, dtype=float)
+    neg = np.signbit(arr)
+    widest = [arr[~neg].max()] if (~neg).any() else []
+    if neg.any():
+        widest.append(arr[neg].min())
+    return max(len(f"{float(v):,.2f}") + 1 for v in widest)
 
 
 def _format(column: str) -> str | None:
