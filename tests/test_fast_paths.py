@@ -209,3 +209,137 @@ def test_owner_labels_first_record_wins() -> None:
     )
     # k1: its first record; k2: both blank -> the key itself; k3: ":2"
     assert _labels(roll) == {"k1": "104400:1.-1-1", "k2": "k2", "k3": ":2"}
+
+
+def test_owner_text_per_distinct_equals_the_row_rule() -> None:
+    from pipeline.people.owners import _blank_distinct, _contains_distinct, _text, _text_distinct
+
+    s = pd.Series(["  smith\tjr ", "SMITH  JR", None, "  smith\tjr ", "", " \n "], dtype="str")
+    # upper case, runs of blanks -> one space, stripped; a missing value -> ""
+    expected = ["SMITH JR", "SMITH JR", "", "SMITH JR", "", ""]
+    assert _text_distinct(s).tolist() == expected == _text(s).tolist()
+    assert str(_text_distinct(s).dtype) == str(_text(s).dtype)
+    t = pd.Series([" a", "", "  ", "b ", "", "  "], dtype="str")
+    assert _blank_distinct(t).tolist() == [False, True, True, False, True, True]
+    u = pd.Series(["JONES ETAL", "JONES", "JONES ETAL", "ROE ET AL"], dtype="str")
+    pattern = r"(?:^|[ ,])+(?:ET ?AL)(?:[ ,]+|$)"
+    assert _contains_distinct(u, pattern).tolist() == [True, False, True, True]
+
+
+def test_owner_name_kind_norm_per_tuple_equals_the_row_rule() -> None:
+    from pipeline.people.owners import _join, _kind, _name_kind_norm
+
+    idx = pd.Index([10, 11, 12, 13])
+    first = pd.Series(["JOHN", "", "JOHN", "MARY"], dtype="str", index=idx)
+    middle = pd.Series(["A", "", "A", ""], dtype="str", index=idx)
+    last = pd.Series(["SMITH", "EXAMPLE HOLDINGS LLC", "SMITH", "ROE"], dtype="str", index=idx)
+    suffix = pd.Series(["JR", "", "JR", ""], dtype="str", index=idx)
+    name, kind, norm = _name_kind_norm(first, middle, last, suffix)
+    # rows 10 and 12 are one tuple; an empty first name is an entity; the
+    # empty middle of row 13 leaves one space: "MARY ROE"
+    assert name.tolist() == [
+        "JOHN A SMITH JR",
+        "EXAMPLE HOLDINGS LLC",
+        "JOHN A SMITH JR",
+        "MARY ROE",
+    ]
+    assert kind.tolist() == ["person", "entity", "person", "person"]
+    assert norm.tolist() == [
+        "JOHN A SMITH JR",
+        "EXAMPLE HOLDINGS LLC",
+        "JOHN A SMITH JR",
+        "MARY ROE",
+    ]
+    plain = _join(first, middle, last, suffix)
+    assert name.equals(plain) and kind.equals(_kind(first, plain))
+    assert list(name.index) == [10, 11, 12, 13]
+
+
+def test_owner_rows_ordered_by_row_and_slot_as_sort_values() -> None:
+    from pipeline.people.owners import _by_row_slot
+
+    long = pd.DataFrame(
+        {"_row": [2, 0, 2, 0, 1], "_slot": [0, 1, 1, 0, 0], "v": ["c0", "a1", "c1", "a0", "b0"]},
+        index=[5, 6, 7, 8, 9],
+    )
+    got = _by_row_slot(long)
+    # (0,0) a0, (0,1) a1, (1,0) b0, (2,0) c0, (2,1) c1
+    assert got["v"].tolist() == ["a0", "a1", "b0", "c0", "c1"]
+    assert list(got.index) == [8, 6, 9, 5, 7]
+    assert got.equals(long.sort_values(["_row", "_slot"], kind="stable"))
+
+
+def test_first_names_by_block_key_equal_the_pair_test() -> None:
+    from pipeline.people.matching import Reference
+
+    ref = Reference.build(
+        ["William", "Bill", "Wanda", "Robert", "W", "Ann"],
+        ["", "", "", "", "", ""],
+        ["Smith"] * 6,
+        [""] * 6,
+        [()] * 6,
+        ["a", "b", "c", "d", "e", "f"],
+        link_identities=False,
+    )
+    # block keys: the name, its canonical forms and its initial. WANDA {WANDA, W}
+    # shares W with W {W} and with WILLIAM {WILLIAM, BILL, ..., W}; ANN only ANN;
+    # ZED none; the map lists every first name sharing a key, whether or not
+    # it then passes the first-name test (WANDA/WILLIAM does not)
+    for q in ("BILL", "W", "WANDA", "ANN", "ZED"):
+        plain = sorted(fn for fn in ref.firsts_by_last["SMITH"] if _shares_key(q, fn))
+        assert sorted(ref.firsts_sharing_key("SMITH", q)) == plain
+    assert "WILLIAM" in ref.firsts_sharing_key("SMITH", "BILL")
+    assert sorted(ref.firsts_sharing_key("SMITH", "WANDA")) == ["W", "WANDA", "WILLIAM"]
+    assert ref.firsts_sharing_key("SMITH", "ANN") == ["ANN"]
+    assert ref.firsts_sharing_key("SMITH", "ZED") == []
+    assert ref.firsts_sharing_key("JONES", "ANN") == []
+
+
+def _shares_key(q: str, fn: str) -> bool:
+    from pipeline.people.names import first_name_keys
+
+    return bool((first_name_keys(q) | {q[:1]}) & (first_name_keys(fn) | {fn[:1]}))
+
+
+def test_match_people_without_candidates_on_accept_same_tier() -> None:
+    from pipeline.people.matching import Reference, match_people
+
+    ref = Reference.build(
+        ["John", "John", "Mary"],
+        ["", "", ""],
+        ["Smith", "Smith", "Roe"],
+        ["", "", ""],
+        [(("12 OAK ST", "situs"),), (("9 ELM ST", "situs"),), (("12 OAK ST", "situs"),)],
+        ["p1", "p2", "p3"],
+        link_identities=False,
+    )
+    # JOHN SMITH at 12 OAK ST: reference 0 (name agrees, address same) -> accept;
+    # without candidates on accept the tier, identity, score and note are the same
+    full = match_people(ref, ("JOHN", "SMITH"), "", "12 OAK ST", review_name_elsewhere=True)
+    lean = match_people(
+        ref,
+        ("JOHN", "SMITH"),
+        "",
+        "12 OAK ST",
+        review_name_elsewhere=True,
+        candidates_on_accept=False,
+    )
+    assert (full.tier, full.identity, full.score) == ("accept", 0, 100.0)
+    assert (lean.tier, lean.identity, lean.score, lean.note) == (
+        full.tier,
+        full.identity,
+        full.score,
+        full.note,
+    )
+    assert [c.ref for c in full.candidates] == [0, 1] and lean.candidates == ()
+    # JOHN SMITH at 5 PINE ST: name found elsewhere -> review, candidates kept either way
+    full = match_people(ref, ("JOHN", "SMITH"), "", "5 PINE ST", review_name_elsewhere=True)
+    lean = match_people(
+        ref,
+        ("JOHN", "SMITH"),
+        "",
+        "5 PINE ST",
+        review_name_elsewhere=True,
+        candidates_on_accept=False,
+    )
+    assert full == lean and full.tier == "review" and [c.ref for c in lean.candidates] == [0, 1]

@@ -488,6 +488,8 @@ class Reference:
         tuple[tuple[str, ...], str, tuple[str, str, str, str]], NameComparison | None
     ] = field(default_factory=dict, repr=False)
     _name_ids: list[int] | None = field(default=None, repr=False)
+    _first_index: dict[str, dict[str, list[str]]] = field(default_factory=dict, repr=False)
+    _query_keys: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def build(
@@ -648,6 +650,32 @@ class Reference:
             self._first_pair[key] = got
         return got
 
+    def firsts_sharing_key(self, lk: str, q_first: str) -> list[str]:
+        """The first names of surname key ``lk`` sharing a block key with ``q_first``.
+
+        The same names as ``[fn for fn in firsts_by_last[lk] if keys(q_first) &
+        keys(fn)]`` (``keys`` as in :meth:`first_can_match`), possibly in another
+        order, found through a ``block key -> first names`` map of ``lk`` built
+        on first use instead of testing every first name of the surname.
+        """
+        index = self._first_index.get(lk)
+        if index is None:
+            index = {}
+            for fn in self.firsts_by_last.get(lk, ()):
+                for key in first_name_keys(fn) | {fn[:1]}:
+                    index.setdefault(key, []).append(fn)
+            self._first_index[lk] = index
+        qkeys = self._query_keys.get(q_first)
+        if qkeys is None:
+            qkeys = self._query_keys[q_first] = tuple(first_name_keys(q_first) | {q_first[:1]})
+        if len(qkeys) == 1:
+            return index.get(qkeys[0], [])
+        seen: dict[str, None] = {}
+        for key in qkeys:
+            for fn in index.get(key, ()):
+                seen[fn] = None
+        return list(seen)
+
     def members(self, identity: int) -> list[int]:
         """References of one identity."""
         if self._members is None:
@@ -741,7 +769,7 @@ def _candidates(ref: Reference, tokens: tuple[str, ...], address: str) -> tuple[
         q_first = tokens[0]
         pair_ok = ref._first_pair
         for lk in lkeys:
-            for fn in ref.firsts_by_last.get(lk, ()):
+            for fn in ref.firsts_sharing_key(lk, q_first):
                 ok = pair_ok.get((q_first, fn))
                 if ok is None:
                     ok = ref.first_can_match(q_first, fn)
@@ -761,6 +789,7 @@ def match_people(
     *,
     review_name_elsewhere: bool,
     max_candidates: int = 5,
+    candidates_on_accept: bool = True,
 ) -> MatchResult:
     """Match one written name and address against the references.
 
@@ -778,6 +807,9 @@ def match_people(
         (voters: the residence written must be the registered one).
     max_candidates
         Candidates kept as evidence for a review.
+    candidates_on_accept
+        Keep the candidates of an accepted line too (``False``: an accepted
+        line has none, for callers that read them only on a review).
 
     Returns
     -------
@@ -819,7 +851,12 @@ def match_people(
     auto = [r for r in recs if r[1].auto and r[2] == "same"]
     idents = sorted({ref.identity[r[0]] for r in auto})
     # the order key ends with the (distinct) reference: nsmallest == sorted()[:k]
-    kept = tuple(candidate(r) for r in heapq.nsmallest(max_candidates, recs, key=order))
+    kept: tuple[Candidate, ...] = ()
+    if candidates_on_accept or len(idents) != 1:
+        kept = tuple(candidate(r) for r in heapq.nsmallest(max_candidates, recs, key=order))
+    elif any(r[1].suffix_missing for r in auto):
+        # a possible review (a Jr/Sr pair): the candidates as evidence
+        kept = tuple(candidate(r) for r in heapq.nsmallest(max_candidates, recs, key=order))
     if len(idents) == 1:
         # a Jr/Sr pair: a missing suffix is not enough when a namesake has another suffix
         missing = any(r[1].suffix_missing for r in auto)
@@ -1300,7 +1337,9 @@ def owner_matcher(
             continue
         tokens, suffix = person_name_parts(names[i])
         parsed[i] = (tokens, suffix)
-        res = match_people(ref, tokens, suffix, address, review_name_elsewhere=True)
+        res = match_people(
+            ref, tokens, suffix, address, review_name_elsewhere=True, candidates_on_accept=False
+        )
         cands[i] = _candidate_records(index, res.candidates) if res.tier != "accept" else ()
         note[i] = res.note
         if res.tier == "accept":

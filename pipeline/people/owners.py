@@ -38,6 +38,7 @@ roll reads as before) and for the names of an ownership override.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -691,6 +692,67 @@ def _join(*parts: pd.Series) -> pd.Series:
     return out.str.replace(_SPACES_RE2, " ", regex=True).str.strip()
 
 
+def _take(values: pd.Series, codes: np.ndarray, index: pd.Index) -> pd.Series:
+    """``values.iloc[codes]`` on ``index``, the dtype kept."""
+    return pd.Series(values.array.take(codes), index=index)
+
+
+def _text_distinct(s: pd.Series) -> pd.Series:
+    """:func:`_text` computed once per distinct value of ``s`` (the same result)."""
+    codes, uniques = pd.factorize(s, use_na_sentinel=False)
+    return _take(_text(pd.Series(uniques, dtype=s.dtype)), codes, s.index)
+
+
+def _blank_distinct(s: pd.Series) -> np.ndarray:
+    """``(s.str.strip() == "").to_numpy(bool)``, tested once per distinct value."""
+    codes, uniques = pd.factorize(s, use_na_sentinel=False)
+    blank = (pd.Series(uniques, dtype=s.dtype).str.strip() == "").to_numpy(dtype=bool)
+    return blank[codes]
+
+
+def _contains_distinct(s: pd.Series, pattern: str) -> np.ndarray:
+    """``s.str.contains(pattern, regex=True).to_numpy(bool)``, once per distinct value."""
+    codes, uniques = pd.factorize(s, use_na_sentinel=False)
+    hit = pd.Series(uniques, dtype=s.dtype).str.contains(pattern, regex=True)
+    return hit.to_numpy(dtype=bool)[codes]
+
+
+def _tuple_codes(parts: Sequence[pd.Series]) -> tuple[np.ndarray, np.ndarray]:
+    """Group numbers of the rows by the tuple of ``parts``, and each group's first row.
+
+    Rows with equal values in every part have equal numbers ``0..g-1``
+    (first seen, first); ``first[g]`` is the first row of group ``g``.
+    """
+    codes = np.asarray(pd.factorize(parts[0], use_na_sentinel=False)[0], dtype=np.int64)
+    for p in parts[1:]:
+        c, u = pd.factorize(p, use_na_sentinel=False)
+        codes = np.asarray(pd.factorize(codes * max(len(u), 1) + c)[0], dtype=np.int64)
+    if not len(codes):
+        return codes, codes
+    _, first = np.unique(codes, return_index=True)
+    return codes, first
+
+
+def _name_kind_norm(
+    first: pd.Series, middle: pd.Series, last: pd.Series, suffix: pd.Series
+) -> tuple[pd.Series, pd.Series, pd.Series]:
+    """The name, kind and key of each row, once per distinct tuple of parts.
+
+    ``name = _join(first, middle, last, suffix)``, ``_kind(first, name)`` and
+    ``normalize_names(name)``: equal parts give equal results, so each
+    distinct ``(first, middle, last, suffix)`` is computed once and the
+    results are taken back to the rows (the values of the row-by-row forms).
+    """
+    parts = [first, middle, last, suffix]
+    codes, rows = _tuple_codes(parts)
+    u = [p.iloc[rows].reset_index(drop=True) for p in parts]
+    name_u = _join(*u)
+    kind_u = _kind(u[0], name_u)
+    norm_u = normalize_names(name_u)
+    index = first.index
+    return _take(name_u, codes, index), _take(kind_u, codes, index), _take(norm_u, codes, index)
+
+
 def _kind(first: pd.Series, full: pd.Series) -> pd.Series:
     is_entity = full.str.contains(ENTITY_REGEX, regex=True).astype(bool) | (first == "")
     return pd.Series(
@@ -709,6 +771,22 @@ _LONG_EXTRA: dict[str, Any] = {
 _ETAL_RE2 = r"(?:^|[ ,])+(?:ET ?AL|ET ?UX|ET ?VIR|ETALS?)\.?S?(?:[ ,]+|$)"
 
 
+def _by_row_slot(long: pd.DataFrame) -> pd.DataFrame:
+    """``long.sort_values(["_row", "_slot"], kind="stable")`` by one integer key.
+
+    Notes
+    -----
+    With ``0 <= _slot < w`` the key ``_row * w + _slot`` orders the rows as
+    the pair does; a stable argsort of it keeps the order of equal pairs.
+    """
+    row = long["_row"].to_numpy(dtype=np.int64)
+    slot = long["_slot"].to_numpy(dtype=np.int64)
+    if not len(row) or slot.min() < 0 or row.min() < 0:
+        return long.sort_values(["_row", "_slot"], kind="stable")
+    order = np.argsort(row * (int(slot.max()) + 1) + slot, kind="stable")
+    return long.iloc[order]
+
+
 def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
     """ORPTS owner slots in long form, and which roll rows have any slot used."""
     empty = pd.Series("", index=roll.index, dtype="str")
@@ -723,23 +801,23 @@ def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
         piece["_slot"] = slot
         piece["_row"] = np.arange(len(roll))
         # an owner slot is used when its first or last name holds any text
-        used = (piece["first"].str.strip() != "") | (piece["last"].str.strip() != "")
-        any_used |= used.to_numpy(dtype=bool)
+        used = ~(_blank_distinct(piece["first"]) & _blank_distinct(piece["last"]))
+        any_used |= used
         pieces.append(piece[used])
     long = pd.concat(pieces, ignore_index=True)
     for col in ("first", "middle", "last", "suffix"):
-        long[col] = _text(long[col])
+        long[col] = _text_distinct(long[col])
     # "JONES ETAL" in a name field: the marker is no part of the name
     etal = np.zeros(len(long), dtype=bool)
     for col in ("last", "suffix"):
-        hit = long[col].str.contains(_ETAL_RE2, regex=True).to_numpy(dtype=bool)
+        hit = _contains_distinct(long[col], _ETAL_RE2)
         if hit.any():
             etal |= hit
             long.loc[hit, col] = (
                 long.loc[hit, col].str.replace(_ETAL_RE2, " ", regex=True).str.strip()
             )
     long = long.assign(**{k: v for k, v in _LONG_EXTRA.items() if k != "etal"}, etal=etal)
-    return long.sort_values(["_row", "_slot"], kind="stable"), any_used
+    return _by_row_slot(long), any_used
 
 
 def _parsed_rows(key: str, row: int, parsed: list[ParsedOwner], rows: list[dict[str, Any]]) -> int:
@@ -930,10 +1008,12 @@ def parse_owners(roll: pd.DataFrame, *, overrides: pd.DataFrame | None = None) -
         for key, n in zip(overrides[PARCEL_KEY], overrides["owner_count"], strict=True):
             if pd.notna(n) and int(n) > 0:
                 count_override[str(key)] = int(n)
-    long = long.sort_values(["_row", "_slot"], kind="stable").reset_index(drop=True)
-    name = _join(long["first"], long["middle"], long["last"], long["suffix"])
+    long = _by_row_slot(long).reset_index(drop=True)
+    name, kind_of_name, norm = _name_kind_norm(
+        long["first"], long["middle"], long["last"], long["suffix"]
+    )
     given = long["_kind"].astype("str")
-    kind = given.where(given != "", _kind(long["first"], name))
+    kind = given.where(given != "", kind_of_name)
     # parcel codes once: owner_index, counts and the per-parcel flags from them
     codes = pd.factorize(long[PARCEL_KEY].to_numpy())[0]
     owner_index = pd.Series(codes).groupby(codes, sort=False).cumcount().to_numpy("int64")
@@ -947,7 +1027,7 @@ def parse_owners(roll: pd.DataFrame, *, overrides: pd.DataFrame | None = None) -
             "middle": long["middle"],
             "last": long["last"],
             "suffix": long["suffix"],
-            "norm_name": normalize_names(name),
+            "norm_name": norm,
         }
     )
     counts = pd.Series(np.bincount(codes)[codes] if len(codes) else [], dtype="int64")

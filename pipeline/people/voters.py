@@ -304,7 +304,9 @@ def _match_fuzzy(
         if not name or not a:
             continue
         tokens, suffix = person_name_parts(name)
-        res = match_people(ref, tokens, suffix, a, review_name_elsewhere=False)
+        res = match_people(
+            ref, tokens, suffix, a, review_name_elsewhere=False, candidates_on_accept=False
+        )
         note_v[pos] = res.note
         if res.tier == "accept":
             voter_row_v[pos] = rows[res.identity]
