@@ -25,7 +25,7 @@ test: $(STAMP)
 # The engines on the 1,000,000-parcel sample, the whole evaluation each way (~5 min, 3 GB).
 test-scale: $(STAMP)
 	test -f data/processed/scale-sample/petition.toml || \
-		$(VENV)/bin/petition sample data/processed/scale-sample --parcels 1000000 --seed 7
+		$(VENV)/bin/petition sample data/processed/scale-sample --parcels 1000000 --seed 7 --years 1
 	PETITION_SCALE_SAMPLE=data/processed/scale-sample $(PY) -m pytest -q -s tests/test_engines.py -k scale
 
 sample: $(STAMP)

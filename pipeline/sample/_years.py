@@ -293,33 +293,43 @@ def next_year(
         taken.add((k[0], parent))
         changes.append(f"merged: {k[0]}:{k[1]} + {keys[j][1]} -> {parent}")
 
-    # Rebuild the roll and the layer in roll order.
+    # Rebuild the roll and the layer in roll order: unchanged rows are taken whole
+    # (no row-by-row copy), changed ones put back at their place (row i, then part).
     drop = {j for j, _, _ in merged.values()}
-    rows: list[pd.Series] = []
+    keep: list[int] = []
+    changed: list[pd.Series] = []
+    at: list[tuple[int, int]] = []
     polys: list[tuple[str, str, shapely.Geometry]] = []
     for i in range(len(roll)):
         if i in drop:
             continue
-        r = roll.iloc[i]
         k = keys[i]
         if i in split:
             a, b, ga, gb = split[i]
-            rows += [a, b]
+            changed += [a, b]
+            at += [(i, 0), (i, 1)]
             polys += [(k[0], str(a["print_key_code"]), ga), (k[0], str(b["print_key_code"]), gb)]
             continue
         if i in merged:
             j, parent, union = merged[i]
-            r = r.copy()
+            r = roll.iloc[i].copy()
             r["print_key_code"] = parent
             for c in _VALUES:
                 r[c] = str(int(r[c]) + int(roll.at[j, c]))
-            rows.append(r)
+            changed.append(r)
+            at.append((i, 0))
             polys.append((k[0], parent, union))
             continue
-        rows.append(r)
+        keep.append(i)
         if k in geom:
             polys.append((k[0], k[1], geom[k]))
-    out = pd.DataFrame(rows).reset_index(drop=True)
+    kept = roll.iloc[keep].astype(object)
+    order = [(i, 0) for i in keep]
+    if changed:
+        kept = pd.concat([kept, pd.DataFrame(changed).astype(object)])
+        order += at
+    rank = sorted(range(len(order)), key=order.__getitem__)
+    out = kept.iloc[rank].reset_index(drop=True)
 
     # Values: reassessment of the first town, full value at the next rate elsewhere.
     tix = _int(out["town"])
