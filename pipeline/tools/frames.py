@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -23,6 +24,10 @@ def isin(values: Iterable[object], pool: Iterable[object]) -> npt.NDArray[np.boo
     -------
     numpy.ndarray of bool, one per value.
     """
+    fast_vals, fast_pool = _arrow_text(values), _arrow_text(pool)
+    if fast_vals is not None and fast_pool is not None:
+        hit = pc.is_in(fast_vals, value_set=fast_pool)
+        return np.asarray(hit.to_numpy(zero_copy_only=False), dtype=bool)
     vals = np.asarray(list(values) if not hasattr(values, "__len__") else values, dtype=object)
     pool_list = list(pool) if isinstance(pool, set | frozenset) else pool
     pool_arr = np.asarray(pool_list, dtype=object)
@@ -34,3 +39,20 @@ def isin(values: Iterable[object], pool: Iterable[object]) -> npt.NDArray[np.boo
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         members = set(pool_arr.tolist())
         return np.fromiter((v in members for v in vals.tolist()), dtype=bool, count=len(vals))
+
+
+def _arrow_text(values: object) -> pa.Array | None:
+    """The Arrow array behind a pandas text Series or Index without missing values.
+
+    None for anything else (the general path converts it).
+    """
+    if not isinstance(values, pd.Series | pd.Index):
+        return None
+    if not isinstance(values.dtype, pd.StringDtype) or values.dtype.storage != "pyarrow":
+        return None
+    arr = pa.array(values.array)
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    if arr.null_count:
+        return None
+    return arr
