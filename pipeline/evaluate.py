@@ -235,11 +235,19 @@ def prepare(
     parcel_area = pd.Series(shapely.area(np.asarray(parcels.geometry.values)), index=keys)
 
     owners = parse_owners(inputs.roll, overrides=inputs.ownership_overrides)
+    # the roll's situs addresses, normalised once for matching and placement
+    situs_frame = situs_addresses(inputs.roll)
+    situs_norm = situs_frame["address_norm"]
     signatures, pages = inputs.signatures, inputs.pages
     stale: list[str] = []
     if signatures is not None and pages is not None:
         matches = owner_matcher(
-            signatures, pages, owners, inputs.roll, decisions=inputs.match_decisions
+            signatures,
+            pages,
+            owners,
+            inputs.roll,
+            decisions=inputs.match_decisions,
+            situs_norm=situs_norm,
         )
         stale = stale_decisions(
             inputs.match_decisions, signatures, pages, inputs.roll, inputs.voters
@@ -247,9 +255,9 @@ def prepare(
     else:
         signatures = pd.DataFrame(columns=list(SIGNATURE_COLUMNS))
         pages = pd.DataFrame(columns=["page", "basis", "stated_signature_count"])
-        matches = owner_matcher(signatures, pages, owners, inputs.roll)
+        matches = owner_matcher(signatures, pages, owners, inputs.roll, situs_norm=situs_norm)
 
-    situs = situs_index(situs_addresses(inputs.roll))
+    situs = situs_index(situs_frame)
     nowhere = pd.Series([], dtype="float64")
     threshold = policy.straddle_voter_threshold
 

@@ -343,3 +343,95 @@ def test_match_people_without_candidates_on_accept_same_tier() -> None:
         candidates_on_accept=False,
     )
     assert full == lean and full.tier == "review" and [c.ref for c in lean.candidates] == [0, 1]
+
+
+def test_roll_addresses_reuse_the_placement_situs() -> None:
+    from pipeline.people.matching import _roll_addresses, owner_references
+
+    # parcel 1: situs "012 Oak Street" -> "12 OAK ST" (leading zero dropped,
+    # Street -> ST), mailing "5 Elm Road" -> "5 ELM RD"; parcel 2: no situs,
+    # mailing "7 Main Avenue" -> "7 MAIN AVE" only
+    roll = pd.DataFrame(
+        {
+            "parcel_key": ["1", "2"],
+            "parcel_address_number": ["012", ""],
+            "parcel_address_street": ["Oak", ""],
+            "parcel_address_suff": ["Street", ""],
+            "mailing_address_number": ["5", "7"],
+            "mailing_address_street": ["Elm", "Main"],
+            "mailing_address_suff": ["Road", "Avenue"],
+        }
+    )
+    situs = situs_addresses(roll)["address_norm"]
+    assert situs.tolist() == ["12 OAK ST", ""]
+    expected = {
+        "1": (("12 OAK ST", "situs"), ("5 ELM RD", "mailing")),
+        "2": (("7 MAIN AVE", "mailing"),),
+    }
+    assert _roll_addresses(roll) == expected
+    assert _roll_addresses(roll, situs_norm=situs) == expected
+    assert _roll_addresses(roll, situs_norm=["12 OAK ST", ""]) == expected
+    owners = pd.DataFrame(
+        {
+            "parcel_key": ["1"],
+            "owner_index": [0],
+            "kind": ["person"],
+            "name": ["SMITH JOHN"],
+            "first": ["JOHN"],
+            "middle": [""],
+            "last": ["SMITH"],
+            "suffix": [""],
+        }
+    )
+    assert owner_references(owners, roll, situs_norm=situs).addresses == expected
+    with pytest.raises(ValueError):
+        _roll_addresses(roll, situs_norm=["12 OAK ST"])  # one address for two records
+
+
+def test_match_people_close_address_tested_only_when_read() -> None:
+    from pipeline.people.matching import Reference, match_people
+
+    # written "12 OAK ST" (street "OAK ST"); ratio = 2 * common letters in order
+    # / total length. Reference 0 John Smith at 12 OAK ST: same. Reference 1 at
+    # 12 OAK AVE: house 12, "OAK ST"/"OAK AVE" share "OAK " -> 2*4/13 = 61.5 < 85,
+    # not close. Reference 2 at 12 OAKS ST (mailing): "OAK ST"/"OAKS ST" share
+    # "OAK ST" -> 2*6/13 = 92.3 >= 85, close
+    ref = Reference.build(
+        ["John", "John", "John"],
+        ["", "", ""],
+        ["Smith", "Smith", "Smith"],
+        ["", "", ""],
+        [(("12 OAK ST", "situs"),), (("12 OAK AVE", "situs"),), (("12 OAKS ST", "mailing"),)],
+        ["p0", "p1", "p2"],
+        link_identities=False,
+    )
+    # accept of reference 0 (same); with candidates the others show their agreement
+    full = match_people(ref, ("JOHN", "SMITH"), "", "12 OAK ST", review_name_elsewhere=True)
+    assert (full.tier, full.identity) == ("accept", 0)
+    assert [(c.ref, c.address, c.address_kind) for c in full.candidates] == [
+        (0, "same", "situs"),
+        (1, "", ""),
+        (2, "close", "mailing"),
+    ]
+    lean = match_people(
+        ref,
+        ("JOHN", "SMITH"),
+        "",
+        "12 OAK ST",
+        review_name_elsewhere=True,
+        candidates_on_accept=False,
+    )
+    assert (lean.tier, lean.identity, lean.candidates) == ("accept", 0, ())
+    # "12 OAKE ST" written: no one same; reference 0 ("OAK ST" vs "OAKE ST":
+    # 2*6/13 = 92.3) and reference 2 ("OAKS ST" vs "OAKE ST": 2*6/14 = 85.7)
+    # close -> review naming the first (p0)
+    rev = match_people(
+        ref,
+        ("JOHN", "SMITH"),
+        "",
+        "12 OAKE ST",
+        review_name_elsewhere=True,
+        candidates_on_accept=False,
+    )
+    assert rev.tier == "review" and rev.note.endswith("address close (p0)")
+    assert [(c.ref, c.address) for c in rev.candidates] == [(0, "close"), (1, ""), (2, "close")]

@@ -826,6 +826,7 @@ def match_people(
     tails = _tails(tokens)
     name_key = ref._name_key
     two = len(tokens) >= 2
+    unsettled = False  # some record's address is neither same nor yet tested for close
     for i in sorted(by_name | by_addr):
         nid = name_ids[i]
         if nid in names:
@@ -836,8 +837,14 @@ def match_people(
             names[nid] = nc
         if nc is None:
             continue
-        agree, kind = _agree(address, num, street, addresses[i])
-        recs.append((i, nc, agree, kind))
+        # the "same" test of _agree here; the "close" test only when needed
+        for key, kind in addresses[i]:
+            if key == address:
+                recs.append((i, nc, "same", kind))
+                break
+        else:
+            recs.append((i, nc, "", ""))
+            unsettled = True
     if not recs:
         return MatchResult("none", -1, 0.0, "", ())
 
@@ -850,6 +857,16 @@ def match_people(
 
     auto = [r for r in recs if r[1].auto and r[2] == "same"]
     idents = sorted({ref.identity[r[0]] for r in auto})
+    if (
+        unsettled
+        and address
+        and (candidates_on_accept or len(idents) != 1 or any(r[1].suffix_missing for r in auto))
+    ):
+        # every path but a plain accept reads the close addresses too
+        recs = [
+            r if r[2] else (r[0], r[1], *_agree(address, num, street, addresses[r[0]]))
+            for r in recs
+        ]
     # the order key ends with the (distinct) reference: nsmallest == sorted()[:k]
     kept: tuple[Candidate, ...] = ()
     if candidates_on_accept or len(idents) != 1:
@@ -927,17 +944,30 @@ def _text_col(frame: pd.DataFrame, name: str) -> list[str]:
     return s.astype(object).where(s.notna(), "").astype(str).tolist()
 
 
-def _roll_addresses(roll: pd.DataFrame) -> dict[str, tuple[tuple[str, str], ...]]:
+def _roll_addresses(
+    roll: pd.DataFrame, *, situs_norm: Sequence[str] | pd.Series | None = None
+) -> dict[str, tuple[tuple[str, str], ...]]:
     """``parcel_key`` -> normalised ``(address, "situs"|"mailing")`` pairs.
 
     Situs addresses first, then mailing, each in roll order, without repeats;
-    a parcel with no address is absent.
+    a parcel with no address is absent. ``situs_norm``, when given, is the
+    normalised situs address of each roll record in roll order (the
+    ``address_norm`` of :func:`pipeline.people.placement.situs_addresses`,
+    which normalises the same three columns the same way): it is then not
+    computed again.
     """
     if not len(roll):
         return {}
     keys = _text_col(roll, PARCEL_KEY)
     found = []
     for prefix in ("parcel_address", "mailing_address"):
+        if prefix == "parcel_address" and situs_norm is not None:
+            if len(situs_norm) != len(roll):
+                raise ValueError("situs_norm must hold one address per roll record")
+            found.append(
+                situs_norm.tolist() if isinstance(situs_norm, pd.Series) else list(situs_norm)
+            )
+            continue
         cols = [_text_series(roll, f"{prefix}_{p}") for p in ("number", "street", "suff")]
         found.append(normalize_address_columns(*cols).tolist())
     situs, mailing = found
@@ -1024,7 +1054,12 @@ class OwnerIndex:
         return self._persons_on.get(parcel, [])
 
 
-def owner_references(owners: pd.DataFrame, roll: pd.DataFrame) -> OwnerIndex:
+def owner_references(
+    owners: pd.DataFrame,
+    roll: pd.DataFrame,
+    *,
+    situs_norm: Sequence[str] | pd.Series | None = None,
+) -> OwnerIndex:
     """Build the matching index of the owners of a roll.
 
     Parameters
@@ -1033,12 +1068,17 @@ def owner_references(owners: pd.DataFrame, roll: pd.DataFrame) -> OwnerIndex:
         The owners frame (:func:`pipeline.people.owners.parse_owners`).
     roll
         The roll frame (situs and mailing addresses, SWIS and print keys).
+    situs_norm
+        Optional normalised situs address of each roll record, in roll order
+        (``situs_addresses(roll)["address_norm"]``,
+        :func:`pipeline.people.placement.situs_addresses`), so that a caller
+        that already has it does not pay for it twice.
 
     Returns
     -------
     OwnerIndex
     """
-    addresses = _roll_addresses(roll)
+    addresses = _roll_addresses(roll, situs_norm=situs_norm)
     labels = _labels(roll)
     keys = _text_col(owners, PARCEL_KEY)
     idx = owners["owner_index"].astype("int64").tolist() if len(owners) else []
@@ -1251,6 +1291,7 @@ def owner_matcher(
     roll: pd.DataFrame,
     *,
     decisions: pd.DataFrame | None = None,
+    situs_norm: Sequence[str] | pd.Series | None = None,
 ) -> pd.DataFrame:
     """Match the lines of owner pages to owners (:class:`pipeline.people.OwnerMatcher`).
 
@@ -1271,6 +1312,9 @@ def owner_matcher(
         whose name is nearest (and every parcel of that identity). A decision
         naming a parcel not on the roll is ignored here (reported by
         :func:`pipeline.people.review.stale_decisions`).
+    situs_norm
+        Optional normalised situs address of each roll record
+        (:func:`owner_references`).
 
     Returns
     -------
@@ -1291,7 +1335,7 @@ def owner_matcher(
     for every parcel of the identity matched. Later lines of a person already
     counted are ``duplicate``.
     """
-    index = owner_references(owners, roll)
+    index = owner_references(owners, roll, situs_norm=situs_norm)
     basis_of = dict(
         zip(pages["page"].astype("int64").tolist(), _text_col(pages, "basis"), strict=True)
     )
