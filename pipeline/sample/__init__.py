@@ -26,6 +26,7 @@ writers).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -258,15 +259,7 @@ def generate_sample(
     _write.write_config(
         config,
         name=f"Village of {lx.VILLAGE_NAMES[1 + seed % (len(lx.VILLAGE_NAMES) - 1)]}",
-        towns=[
-            {
-                "swis": t.code,
-                "name": t.name,
-                "roll": f"roll-{t.code}.csv",
-                "boundary": f"town-{t.code}.geojson",
-            }
-            for t in town_list
-        ],
+        towns=_town_tables(town_list, roll="roll-{code}.csv"),
         designees=designees,
         apportionment=True,
         streets=True,
@@ -357,15 +350,7 @@ def _write_years(
             _write.write_config(
                 out_dir / "petition-next-year.toml",
                 name=name,
-                towns=[
-                    {
-                        "swis": t.code,
-                        "name": t.name,
-                        "roll": f"rolls/{t.code}",
-                        "boundary": f"town-{t.code}.geojson",
-                    }
-                    for t in town_list
-                ],
+                towns=_town_tables(town_list, roll="rolls/{code}"),
                 designees=designees,
                 apportionment=True,
                 streets=True,
@@ -378,3 +363,16 @@ def _write_years(
                 ),
                 out_dir="out-next-year",
             )
+
+
+def _town_tables(town_list: Sequence[Town], *, roll: str) -> list[dict[str, str]]:
+    """The ``[[towns]]`` tables of a sample config; ``roll`` with ``{code}`` for the SWIS."""
+    return [
+        {
+            "swis": t.code,
+            "name": t.name,
+            "roll": roll.format(code=t.code),
+            "boundary": f"town-{t.code}.geojson",
+        }
+        for t in town_list
+    ]

@@ -107,6 +107,19 @@ EXEMPT = ("612", "620", "611", "632", "651", "652", "662", "680", "681", "692", 
 RESIDENTIAL = ("210", "215", "220", "230", "240", "241", "260", "270", "280", "283", "411", "483")
 ROLL_YEAR = 2022
 
+#: The roll's owner name fields: primary owner, then additional owners 1..3.
+OWNER_FIELDS: tuple[str, ...] = (
+    "primary_owner_first_name",
+    "primary_owner_mi",
+    "primary_owner_last_name",
+    "primary_owner_suffix",
+    *(
+        f"additional_owner_{k}_{f}"
+        for k in (1, 2, 3)
+        for f in ("first", "mi", "last_name", "suffix")
+    ),
+)
+
 ROLL_FIELDS: tuple[str, ...] = (
     "roll_year",
     "county_name",
@@ -119,15 +132,7 @@ ROLL_FIELDS: tuple[str, ...] = (
     "parcel_address_number",
     "parcel_address_street",
     "parcel_address_suff",
-    "primary_owner_first_name",
-    "primary_owner_mi",
-    "primary_owner_last_name",
-    "primary_owner_suffix",
-    *(
-        f"additional_owner_{k}_{f}"
-        for k in (1, 2, 3)
-        for f in ("first", "mi", "last_name", "suffix")
-    ),
+    *OWNER_FIELDS,
     "mailing_address_number",
     "mailing_address_street",
     "mailing_address_suff",

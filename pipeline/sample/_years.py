@@ -31,7 +31,7 @@ import pandas as pd
 import shapely
 
 from pipeline.sample import _lexicon as lx
-from pipeline.sample._roll import RESIDENTIAL, Town, make_people
+from pipeline.sample._roll import OWNER_FIELDS, RESIDENTIAL, Town, make_people
 
 #: Class of the second half of a split lot (residential vacant land).
 VACANT = "311"
@@ -42,17 +42,7 @@ SPLITS = 3
 MERGES = 2
 SALES = 12
 
-_OWNER_FIELDS = (
-    "primary_owner_first_name",
-    "primary_owner_mi",
-    "primary_owner_last_name",
-    "primary_owner_suffix",
-    *(
-        f"additional_owner_{k}_{f}"
-        for k in (1, 2, 3)
-        for f in ("first", "mi", "last_name", "suffix")
-    ),
-)
+_OWNER_FIELDS = OWNER_FIELDS
 _VALUES = ("assessment_land", "assessment_total", "full_market_value", "town_taxable_value")
 
 
