@@ -16,7 +16,7 @@ from test_owners import make_roll
 
 from pipeline.errors import InputError
 from pipeline.frames import APPORTIONMENT_OVERRIDE_COLUMNS, PAGE_COLUMNS, SIGNATURE_COLUMNS
-from pipeline.people.exact import exact_owner_matcher
+from pipeline.people.matching import owner_matcher
 from pipeline.people.owners import parse_owners
 from pipeline.valuation import (
     SCHEDULE_COLUMNS,
@@ -342,7 +342,7 @@ def test_co_owner_entity_and_two_parcels() -> None:
             {"page": 2, "line": 1, "name": "Dan Roe", "address": "4 Oak St"},  # twice
         ]
     )
-    matches = exact_owner_matcher(sig, pages, owners, roll)
+    matches = owner_matcher(sig, pages, owners, roll)
     sched, credits = credit_signers(schedule, owners, matches)
     s = sched.set_index("print_key_code")
     assert s["owner_count"].tolist() == [3, 1, 1, 1, 1]
@@ -392,7 +392,7 @@ def test_two_co_owners_signing_add_up() -> None:
             {"page": 1, "line": 2, "name": "Cy Lee", "address": "1 Oak St"},
         ]
     )
-    sched, credits = credit_signers(schedule, owners, exact_owner_matcher(sig, pages, owners, roll))
+    sched, credits = credit_signers(schedule, owners, owner_matcher(sig, pages, owners, roll))
     # 2 of 3 owners: 90,000 x 2/3 = 60,000, 30,000 per line
     assert sched["signer_credit_assessed"].iloc[0] == pytest.approx(60_000.0)
     assert sched["signing_owners"].iloc[0] == "ANN LEE; CY LEE"
@@ -413,7 +413,7 @@ def test_owner_outside_the_territory() -> None:
         roll, fractions({key("P1"): (1.0, "geometry"), key("P2"): (0.0, "geometry")})
     )
     sig, pages = signatures([{"page": 1, "line": 1, "name": "Bob Poe", "address": "2 Oak St"}])
-    _, credits = credit_signers(schedule, owners, exact_owner_matcher(sig, pages, owners, roll))
+    _, credits = credit_signers(schedule, owners, owner_matcher(sig, pages, owners, roll))
     assert credits["status"].tolist() == ["outside_territory"]
     assert credits["credit_assessed"].tolist() == [0.0]
 

@@ -1,8 +1,7 @@
 """People: owners parsed from rolls, names and addresses normalised, signers matched.
 
-The owner matcher is behind the :class:`OwnerMatcher` interface, so that the
-interim exact matcher (:func:`pipeline.people.exact.exact_owner_matcher`) and
-the full fuzzy matcher (a later issue) are interchangeable.
+The owner matcher (:func:`pipeline.people.matching.owner_matcher`: exact and
+fuzzy tiers, review queue) is behind the :class:`OwnerMatcher` interface.
 """
 
 from __future__ import annotations
