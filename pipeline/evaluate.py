@@ -29,9 +29,8 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from pipeline.config import PolicySection
-from pipeline.engines import FractionEngine
+from pipeline.engines import FractionEngine, LocalEngine
 from pipeline.frames import PARCEL_KEY, SIGNATURE_COLUMNS
-from pipeline.geometry import apportion
 from pipeline.geometry.area import geodesic_area_sq_mi
 from pipeline.geometry.territory import town_parts
 from pipeline.law.checks import (
@@ -175,11 +174,10 @@ class Prepared:
 
     def fractions(self, territory: BaseGeometry) -> pd.DataFrame:
         """:func:`pipeline.geometry.apportion` of every parcel, indexed by ``parcel_key``."""
-        tol = self.policy.sliver_tolerance
-        if self.engine is None:
-            out = apportion(self.parcels, territory, sliver_tolerance=tol)
-        else:
-            out = self.engine.fractions(self.parcels, territory, sliver_tolerance=tol)
+        engine = self.engine or LocalEngine()
+        out = engine.fractions(
+            self.parcels, territory, sliver_tolerance=self.policy.sliver_tolerance
+        )
         out.index = self.keys
         return out
 

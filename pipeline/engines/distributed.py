@@ -36,7 +36,7 @@ from distributed import Client, LocalCluster
 from shapely.geometry.base import BaseGeometry
 
 from pipeline.geometry import apportion
-from pipeline.geometry.apportion import FRACTION_SOURCES
+from pipeline.geometry.apportion import FRACTION_SOURCES, territory_geometry
 
 __all__ = ["DEFAULT_PARTITION_SIZE", "DaskEngine", "dask_engine", "partition_parcels"]
 
@@ -368,7 +368,7 @@ class DaskEngine:
         """
         # the argument checks of apportion, in its order, on no parcels: also the dtypes
         empty = apportion(parcels.iloc[:0], territory, sliver_tolerance=sliver_tolerance)
-        territory_geom = _territory_geometry(territory)
+        territory_geom = territory_geometry(territory, parcels.crs)
         n = len(parcels)
         shipped = self._shipped
         if not (shipped is not None and shipped.parcels is parcels and shipped.length == n):
@@ -449,17 +449,6 @@ class DaskEngine:
         finally:
             client.cancel([*futures, territory_future])
         return results
-
-
-def _territory_geometry(territory: BaseGeometry | gpd.GeoSeries) -> BaseGeometry:
-    """The territory as one geometry (a GeoSeries is unioned as apportion does)."""
-    if isinstance(territory, gpd.GeoSeries):
-        from pipeline.geometry.territory import union_territory
-
-        geom, _ = union_territory(territory)
-        out: BaseGeometry = geom
-        return out
-    return territory
 
 
 @contextmanager

@@ -112,7 +112,7 @@ def apportion(
         raise TypeError("parcels must be a GeoSeries or GeoDataFrame")
     series: gpd.GeoSeries = parcels.geometry
     index = parcels.index
-    territory_geom = _territory_geometry(territory, series.crs)
+    territory_geom = territory_geometry(territory, series.crs)
 
     geoms: npt.NDArray[np.object_] = np.asarray(series.values, dtype=object)
     bounds = shapely.bounds(geoms)  # NaN for None and empty geometries
@@ -276,7 +276,7 @@ def _near(b: FloatArray, territory: Any) -> BoolArray:
     return near
 
 
-def _territory_geometry(territory: BaseGeometry | gpd.GeoSeries, parcels_crs: Any) -> Any:
+def territory_geometry(territory: BaseGeometry | gpd.GeoSeries, parcels_crs: Any) -> Any:
     """A valid polygonal territory geometry, checked against the parcels' CRS."""
     if isinstance(territory, gpd.GeoSeries):
         if territory.crs is not None and parcels_crs is not None and territory.crs != parcels_crs:

@@ -42,7 +42,6 @@ SPLITS = 3
 MERGES = 2
 SALES = 12
 
-_OWNER_FIELDS = OWNER_FIELDS
 _VALUES = ("assessment_land", "assessment_total", "full_market_value", "town_taxable_value")
 
 
@@ -103,7 +102,7 @@ def _new_owners(
     people = make_people(2 * len(idx), rng, min_age=25, max_age=80)
     couple = rng.random(len(idx)) < 0.5
     for k, i in enumerate(idx):
-        for f in _OWNER_FIELDS:
+        for f in OWNER_FIELDS:
             roll.at[i, f] = ""
         p, q = people.iloc[2 * k], people.iloc[2 * k + 1]
         roll.at[i, "primary_owner_first_name"] = p["first"]
