@@ -7,6 +7,7 @@ turns it into one line on stderr and exit code 2.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 
 class InputError(Exception):
@@ -42,6 +43,15 @@ class InputError(Exception):
         self.column = column
         super().__init__(self.message)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # keyword-only fields: rebuilt by name, so that the error survives a
+        # trip through pickle (from a child process that wrote a document)
+        return (
+            _rebuild_input_error,
+            (self.file, self.problem, self.row, self.feature, self.column),
+            self.__dict__,
+        )
+
     @property
     def message(self) -> str:
         parts: list[str] = []
@@ -55,3 +65,13 @@ class InputError(Exception):
             parts.append(f"column '{self.column}'")
         where = ", ".join(parts)
         return f"{where}: {self.problem}" if where else self.problem
+
+
+def _rebuild_input_error(
+    file: str | None,
+    problem: str,
+    row: int | None,
+    feature: str | int | None,
+    column: str | None,
+) -> InputError:
+    return InputError(file, problem, row=row, feature=feature, column=column)

@@ -76,7 +76,15 @@ def test_description_matches_territory(two_towns: tuple[Path, Path]) -> None:
     assert back.symmetric_difference(geom).area < 1e-5 * geom.area
 
 
-def test_rerun_gives_same_bytes(two_towns: tuple[Path, Path], tmp_path: Path) -> None:
+@pytest.mark.parametrize("processes", ["", "1"], ids=["forked", "one-process"])
+def test_rerun_gives_same_bytes(
+    two_towns: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, processes: str
+) -> None:
+    # the exhibits are written by a forked child unless PETITION_PROCESSES=1:
+    # either way every file has the same bytes
+    from pipeline.tools.processes import PROCESSES_ENV
+
+    monkeypatch.setenv(PROCESSES_ENV, processes)
     cfg, out = two_towns
     again = run_petition(cfg, out=tmp_path / "again")
     first = sorted(p.name for p in out.iterdir())

@@ -31,7 +31,7 @@ from pipeline.documents._render import (
     render_docx,
     render_pdf,
 )
-from pipeline.documents.mapping import _polygon_paths
+from pipeline.documents.mapping import _polygon_path
 from pipeline.documents.schedules import write_schedule_xlsx
 
 WHEN = dt.date(2023, 6, 1)
@@ -157,25 +157,23 @@ def test_xlsx_values_formats_and_empty_text(tmp_path: Path) -> None:
     assert all(i.date_time == (2023, 6, 1, 0, 0, 0) for i in z.infolist())
 
 
-def test_polygon_paths_parts_and_holes() -> None:
+def test_polygon_path_parts_and_holes() -> None:
     from matplotlib.path import Path as MplPath
 
     ring = box(0, 0, 10, 10)
     holed = Polygon(ring.exterior.coords, [box(2, 2, 4, 4).exterior.coords[::-1]])
     multi = MultiPolygon([box(20, 0, 21, 1), box(30, 0, 31, 1)])
     geoms = np.array([holed, multi, None, Polygon()], dtype=object)
-    paths = _polygon_paths(geoms)
-    assert len(paths) == 3  # the holed square and the two parts; None and empty dropped
-    codes = paths[0].codes
-    # exterior 5 points + hole 5 points, each ring MOVETO … CLOSEPOLY
-    assert list(codes[[0, 4, 5, 9]]) == [
-        MplPath.MOVETO,
-        MplPath.CLOSEPOLY,
-        MplPath.MOVETO,
-        MplPath.CLOSEPOLY,
-    ]
+    path = _polygon_path(geoms)
+    # one compound path: the holed square (exterior 5 points + hole 5 points) and
+    # the two parts (5 points each) = 20 vertices in 4 rings; None and empty dropped
+    assert len(path.vertices) == 20
+    codes = path.codes
+    assert list(np.flatnonzero(codes == MplPath.MOVETO)) == [0, 5, 10, 15]
+    assert list(np.flatnonzero(codes == MplPath.CLOSEPOLY)) == [4, 9, 14, 19]
+    assert _polygon_path(np.array([None, Polygon()], dtype=object)) is None
     # orientation: exterior counter-clockwise, hole clockwise (non-zero fill leaves it empty)
-    ext, hole = paths[0].vertices[:5], paths[0].vertices[5:]
+    ext, hole = path.vertices[:5], path.vertices[5:10]
     assert shapely.LinearRing(ext).is_ccw and not shapely.LinearRing(hole).is_ccw
     # drawn (Agg, 10 px per unit, no margins): the hole stays white, the ring is black
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -187,7 +185,7 @@ def test_polygon_paths_parts_and_holes() -> None:
     ax.set_axis_off()
     ax.set_xlim(0, 10)
     ax.set_ylim(0, 10)
-    ax.add_collection(PathCollection(paths[:1], facecolors="black", linewidths=0), autolim=False)
+    ax.add_collection(PathCollection([path], facecolors="black", linewidths=0), autolim=False)
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
     img = np.asarray(canvas.buffer_rgba())

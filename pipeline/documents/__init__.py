@@ -8,6 +8,7 @@ computed by :mod:`pipeline.geometry.metes`.
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,25 +38,61 @@ def write_filing_package(
     dict of str to Path
         Every file written, by file name.
     """
-    import datetime as dt
-
     from pipeline.documents._common import county_of_swis
     from pipeline.documents.certification import write_certifications
-    from pipeline.documents.exhibits import place_words, write_description, write_inhabitants
-    from pipeline.documents.mapping import write_map
     from pipeline.documents.report import render_report, write_report
     from pipeline.documents.schedules import write_schedules
-    from pipeline.geometry.metes import MetesAndBounds, describe_territory
+    from pipeline.tools.processes import fork_call
 
     summary = evaluation.summary
     when = inputs.filed_on if isinstance(inputs.filed_on, dt.date) else dt.date(2000, 1, 1)
     counties = {t.swis: t.county or county_of_swis(t.swis) for t in inputs.towns}
-    files: dict[str, Path] = {}
-    files |= write_certifications(directory, summary, evaluation.parcels, counties=counties)
-    files |= write_schedules(
-        directory, parcels=evaluation.parcels, signatures=evaluation.signatures, when=when
+    # the exhibits (inhabitants, description, map) in a child process, the rest
+    # here: the same bytes either way, each document depends only on its inputs
+    drawn = fork_call(
+        lambda: _exhibits(directory, inputs, counties=counties, when=when, evaluation=evaluation)
     )
-    files |= write_inhabitants(directory, evaluation.inhabitants, summary, when=when)
+    try:
+        certifications = write_certifications(
+            directory, summary, evaluation.parcels, counties=counties
+        )
+        schedules = write_schedules(
+            directory, parcels=evaluation.parcels, signatures=evaluation.signatures, when=when
+        )
+    except BaseException:
+        drawn.cancel()
+        raise
+    exhibits, closure_ft = drawn.result()
+    files: dict[str, Path] = {**certifications, **schedules, **exhibits}
+    report = render_report(
+        summary,
+        evaluation.parcels,
+        evaluation.signatures,
+        map_png=files["map.png"].read_bytes(),
+        files=[*files, "review-report.html"],
+        description_closure_ft=closure_ft,
+    )
+    files["review-report.html"] = write_report(directory / "review-report.html", report)
+    return files
+
+
+def _exhibits(
+    directory: Path,
+    inputs: PetitionInputs,
+    *,
+    counties: dict[str, str | None],
+    when: dt.date,
+    evaluation: Evaluation,
+) -> tuple[dict[str, Path], float | None]:
+    """Write the exhibits: inhabitants, description (§ 2-202.1.a(1)) and map.
+
+    Returns the files by name (in that order, as the report lists them) and
+    the description's largest closure error in feet (None when the territory
+    could not be described).
+    """
+    from pipeline.documents.exhibits import place_words, write_description, write_inhabitants
+    from pipeline.documents.mapping import write_map
+    from pipeline.geometry.metes import MetesAndBounds, describe_territory
 
     description: MetesAndBounds | None = None
     problem = ""
@@ -81,8 +118,8 @@ def write_filing_package(
             name=inputs.name,
             place=place_words([(t.name, counties.get(t.swis)) for t in inputs.towns]),
         )
+    files = write_inhabitants(directory, evaluation.inhabitants, evaluation.summary, when=when)
     files |= write_description(directory, description, when=when, problem=problem, streets=streets)
-
     files |= write_map(
         directory,
         territory=inputs.territory,
@@ -92,13 +129,4 @@ def write_filing_package(
         towns=[(t.swis, t.name, t.boundary) for t in inputs.towns],
         title=f"Proposed {inputs.name}",
     )
-    report = render_report(
-        summary,
-        evaluation.parcels,
-        evaluation.signatures,
-        map_png=files["map.png"].read_bytes(),
-        files=[*files, "review-report.html"],
-        description_closure_ft=description.max_closure_ft if description else None,
-    )
-    files["review-report.html"] = write_report(directory / "review-report.html", report)
-    return files
+    return files, description.max_closure_ft if description else None

@@ -120,12 +120,15 @@ def _feet_per_unit(crs: str) -> float:
     return float(metres) / _US_FOOT_M
 
 
-def _polygon_paths(geoms: np.ndarray[Any, Any]) -> list[Any]:
-    """One matplotlib path per polygon part of ``geoms`` (holes as inner rings).
+def _polygon_path(geoms: np.ndarray[Any, Any]) -> Any:
+    """One compound matplotlib path of every polygon part of ``geoms``, or None.
 
-    Built from the coordinate arrays in bulk (a geopandas patch per parcel costs
-    half a millisecond). Rings are oriented (exteriors counter-clockwise, holes
-    clockwise) so that holes stay empty under the non-zero fill rule.
+    Each ring is a MOVETO … CLOSEPOLY subpath; rings are oriented (exteriors
+    counter-clockwise, holes clockwise) so that holes stay empty under the
+    non-zero fill rule. Parcels do not overlap, so one compound path per colour
+    fills exactly what one path per parcel would, and is written as a single
+    path: the PDF backend draws a collection path by path in Python (13,834
+    parcels took 1.7 s; one compound path takes milliseconds).
     """
     from matplotlib.path import Path as MplPath
 
@@ -133,18 +136,14 @@ def _polygon_paths(geoms: np.ndarray[Any, Any]) -> list[Any]:
     polys = polys[shapely.get_type_id(polys) == 3]  # polygons (a collection may hold lines)
     polys = shapely.orient_polygons(polys[~shapely.is_empty(polys)])
     if len(polys) == 0:
-        return []
-    rings, ring_poly = shapely.get_rings(polys, return_index=True)
+        return None
+    rings = shapely.get_rings(polys)
     coords, ring = shapely.get_coordinates(rings, return_index=True)
     codes = np.full(len(coords), MplPath.LINETO, dtype=MplPath.code_type)
     first = np.r_[True, ring[1:] != ring[:-1]]
     codes[first] = MplPath.MOVETO
     codes[np.r_[first[1:], True]] = MplPath.CLOSEPOLY
-    owner = ring_poly[ring]
-    cuts = np.flatnonzero(owner[1:] != owner[:-1]) + 1
-    return [
-        MplPath(v, c) for v, c in zip(np.split(coords, cuts), np.split(codes, cuts), strict=True)
-    ]
+    return MplPath(coords, codes)
 
 
 def render_map(
@@ -174,19 +173,19 @@ def render_map(
     shown = parcels.merge(status, left_on=PARCEL_KEY, right_index=True, how="inner")
     shown = shown.loc[shown["inside"]].sort_values(PARCEL_KEY, kind="stable")
     colors = {"credited": CREDITED, "not signed": NOT_SIGNED}
-    # one collection per colour, as geopandas would draw it; the limits are set below
+    # one compound path per colour (parcels do not overlap); the limits are set below
     for st, color in colors.items():
-        paths = _polygon_paths(shown.geometry[shown["status"] == st].to_numpy())
-        if paths:
+        path = _polygon_path(shown.geometry[shown["status"] == st].to_numpy())
+        if path is not None:
             ax.add_collection(
-                PathCollection(paths, facecolors=color, edgecolors="#555555", linewidths=0.2),
+                PathCollection([path], facecolors=color, edgecolors="#555555", linewidths=0.2),
                 autolim=False,
             )
-    paths = _polygon_paths(shown.geometry[shown["straddles"]].to_numpy())
-    if paths:
+    path = _polygon_path(shown.geometry[shown["straddles"]].to_numpy())
+    if path is not None:
         ax.add_collection(
             PathCollection(
-                paths, facecolors="none", edgecolors="#333333", hatch="////", linewidths=0.3
+                [path], facecolors="none", edgecolors="#333333", hatch="////", linewidths=0.3
             ),
             autolim=False,
         )

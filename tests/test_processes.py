@@ -1,0 +1,87 @@
+"""fork_call: a function in a forked child, its value or its exception back here."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pipeline.errors import InputError
+from pipeline.tools.processes import PROCESSES_ENV, fork_call, forking_enabled
+
+needs_fork = pytest.mark.skipif(not forking_enabled(), reason="fork is not available here")
+
+
+@needs_fork
+def test_value_comes_back_from_the_child() -> None:
+    parent = os.getpid()
+    pending = fork_call(lambda: (os.getpid(), sum(range(10))))
+    child, total = pending.result()
+    assert child != parent  # it really ran elsewhere
+    assert total == 45  # 0 + 1 + … + 9
+    assert pending.result() == (child, 45)  # asked twice, same answer
+
+
+@needs_fork
+def test_child_sees_this_process_memory_and_writes_files(tmp_path: Path) -> None:
+    rows = list(range(1000))  # not pickled: the child is a fork
+
+    def write() -> Path:
+        path = tmp_path / "out.txt"
+        path.write_text(str(sum(rows)))
+        return path
+
+    path = fork_call(write).result()
+    assert path.read_text() == "499500"  # 999 × 1000 / 2
+
+
+@needs_fork
+def test_exception_is_raised_again_with_the_child_traceback() -> None:
+    def fail() -> None:
+        raise InputError("bad.csv", "row 3, column 'x': not a number")
+
+    with pytest.raises(InputError, match="row 3") as info:
+        fork_call(fail).result()
+    assert any("in a child process" in note for note in getattr(info.value, "__notes__", []))
+
+
+@needs_fork
+def test_exception_that_cannot_travel_becomes_runtime_error() -> None:
+    class Local(Exception):  # a local class cannot be pickled
+        pass
+
+    def fail() -> None:
+        raise Local("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        fork_call(fail).result()
+
+
+@needs_fork
+def test_child_that_dies_is_reported() -> None:
+    with pytest.raises(RuntimeError, match="exit code 7"):
+        fork_call(lambda: os._exit(7)).result()
+
+
+@needs_fork
+def test_cancel_stops_the_child() -> None:
+    import time
+
+    pending = fork_call(lambda: time.sleep(30))
+    started = time.perf_counter()
+    pending.cancel()
+    assert time.perf_counter() - started < 10
+
+
+def test_disabled_runs_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(PROCESSES_ENV, "1")
+    assert not forking_enabled()
+    pending = fork_call(os.getpid)
+    assert pending.result() == os.getpid()
+
+    def fail() -> None:
+        raise ValueError("here")
+
+    with pytest.raises(ValueError, match="here"):
+        fork_call(fail).result()
