@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import geopandas as gpd
@@ -54,6 +55,7 @@ from pipeline.people.placement import place_addresses, situs_addresses, situs_in
 from pipeline.people.review import review_queue, stale_decisions, value_differences
 from pipeline.people.voters import resident_test, voter_addresses
 from pipeline.quality import data_quality
+from pipeline.tools.processes import fork_call
 from pipeline.valuation import apportion_values, credit_signers, equalize, owner_test
 
 __all__ = [
@@ -107,6 +109,10 @@ SIGNATURE_SCHEDULE_COLUMNS: tuple[str, ...] = (
     "credit_full",
     "note",
 )
+
+#: Rolls with at least this many records have their owners parsed in a
+#: forked child during :func:`prepare`; below it a fork costs more than it saves.
+_FORK_ROLL_RECORDS = 20_000
 
 _RESIDENT_LINES = ("page", "line", "status", "matched_to", "match_score")
 
@@ -232,10 +238,35 @@ def prepare(
     keys = pd.Index(parcels[PARCEL_KEY].astype("str").to_numpy(), name=PARCEL_KEY)
     parcel_area = pd.Series(shapely.area(np.asarray(parcels.geometry.values)), index=keys)
 
-    owners = parse_owners(inputs.roll, overrides=inputs.ownership_overrides)
-    # the roll's situs addresses, normalised once for matching and placement
-    situs_frame = situs_addresses(inputs.roll)
-    situs_norm = situs_frame["address_norm"]
+    # the owners are parsed in a forked child while this process places
+    # addresses on parcels (same frames either way; small rolls stay here)
+    parse = partial(parse_owners, inputs.roll, overrides=inputs.ownership_overrides)
+    pending = fork_call(parse) if len(inputs.roll) >= _FORK_ROLL_RECORDS else None
+    try:
+        # the roll's situs addresses, normalised once for matching and placement
+        situs_frame = situs_addresses(inputs.roll)
+        situs_norm = situs_frame["address_norm"]
+        situs = situs_index(situs_frame)
+        nowhere = pd.Series([], dtype="float64")
+        threshold = policy.straddle_voter_threshold
+
+        def place(addresses: pd.Series) -> pd.DataFrame:
+            return place_addresses(addresses, situs=situs, fractions=nowhere, threshold=threshold)
+
+        voter_place = place(voter_addresses(inputs.voters)) if inputs.voters is not None else None
+        inhabitant_place = (
+            place(inputs.inhabitants["address"]) if inputs.inhabitants is not None else None
+        )
+        designee_rows = tuple(
+            {"name": d.name, "address": d.address, "town": d.town} for d in inputs.designees
+        )
+        designee_place = place(pd.Series([d["address"] for d in designee_rows], dtype="str"))
+    except BaseException:
+        if pending is not None:
+            pending.result()  # the owners' error, when there is one, comes first
+        raise
+    owners = pending.result() if pending is not None else parse()
+
     signatures, pages = inputs.signatures, inputs.pages
     stale: list[str] = []
     if signatures is not None and pages is not None:
@@ -255,16 +286,6 @@ def prepare(
         pages = pd.DataFrame(columns=["page", "basis", "stated_signature_count"])
         matches = owner_matcher(signatures, pages, owners, inputs.roll, situs_norm=situs_norm)
 
-    situs = situs_index(situs_frame)
-    nowhere = pd.Series([], dtype="float64")
-    threshold = policy.straddle_voter_threshold
-
-    def place(addresses: pd.Series) -> pd.DataFrame:
-        return place_addresses(addresses, situs=situs, fractions=nowhere, threshold=threshold)
-
-    designee_rows = tuple(
-        {"name": d.name, "address": d.address, "town": d.town} for d in inputs.designees
-    )
     page_defs: list[Deficiency] = []
     if len(pages):
         _, wdef = witness_count_check(pages, signatures)
@@ -282,12 +303,10 @@ def prepare(
         signatures=signatures,
         pages=pages,
         stale_warnings=tuple(stale),
-        voter_place=place(voter_addresses(inputs.voters)) if inputs.voters is not None else None,
-        inhabitant_place=place(inputs.inhabitants["address"])
-        if inputs.inhabitants is not None
-        else None,
+        voter_place=voter_place,
+        inhabitant_place=inhabitant_place,
         designee_rows=designee_rows,
-        designee_place=place(pd.Series([d["address"] for d in designee_rows], dtype="str")),
+        designee_place=designee_place,
         page_deficiencies=tuple(page_defs),
         engine=engine,
     )

@@ -45,23 +45,29 @@ def write_results(
     With ``inputs``, the filing package (certifications, schedules, exhibits,
     map, review report) is written too.
     """
-    files = {
-        "summary.json": directory / "summary.json",
-        "parcels.csv": directory / "parcels.csv",
-        "signatures.csv": directory / "signatures.csv",
-        "data_quality.json": directory / "data_quality.json",
-    }
-    write_json(files["summary.json"], evaluation.summary)
-    write_csv(files["parcels.csv"], evaluation.parcels)
-    write_csv(files["signatures.csv"], evaluation.signatures)
-    write_json(files["data_quality.json"], evaluation.data_quality)
-    files["review.csv"] = directory / "review.csv"
-    write_csv(files["review.csv"], evaluation.review)
-    if evaluation.inhabitants is not None:
-        files["inhabitants.csv"] = directory / "inhabitants.csv"
-        write_csv(files["inhabitants.csv"], evaluation.inhabitants)
-    if inputs is not None:
-        files |= write_filing_package(directory, inputs, evaluation)
+
+    def result_files() -> dict[str, Path]:
+        files = {
+            "summary.json": directory / "summary.json",
+            "parcels.csv": directory / "parcels.csv",
+            "signatures.csv": directory / "signatures.csv",
+            "data_quality.json": directory / "data_quality.json",
+        }
+        write_json(files["summary.json"], evaluation.summary)
+        write_csv(files["parcels.csv"], evaluation.parcels)
+        write_csv(files["signatures.csv"], evaluation.signatures)
+        write_json(files["data_quality.json"], evaluation.data_quality)
+        files["review.csv"] = directory / "review.csv"
+        write_csv(files["review.csv"], evaluation.review)
+        if evaluation.inhabitants is not None:
+            files["inhabitants.csv"] = directory / "inhabitants.csv"
+            write_csv(files["inhabitants.csv"], evaluation.inhabitants)
+        return files
+
+    if inputs is None:
+        return result_files()
+    # the result files are written while a child draws the exhibits
+    files = write_filing_package(directory, inputs, evaluation, meanwhile=result_files)
     return files
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -85,3 +86,48 @@ def test_disabled_runs_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
 
     with pytest.raises(ValueError, match="here"):
         fork_call(fail).result()
+
+
+def test_forked_prepare_and_matching_give_the_same_evaluation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The owners parsed in a child and every other owner line matched in a child
+    give exactly the frames of one process (thresholds lowered so a small
+    sample forks)."""
+    import pandas as pd
+
+    import pipeline.evaluate as evaluate_module
+    import pipeline.people.matching as matching_module
+    from pipeline.config import load_config
+    from pipeline.evaluate import evaluate
+    from pipeline.io.load import load_inputs
+    from pipeline.sample import generate_sample
+
+    cfg = generate_sample(tmp_path / "in", parcels=400, towns=2, seed=3)
+    config = load_config(cfg)
+    inputs = load_inputs(config)
+    monkeypatch.setattr(matching_module, "_SPLIT_LINES", 2)
+    monkeypatch.setattr(evaluate_module, "_FORK_ROLL_RECORDS", 1)
+    calls: list[str] = []
+
+    def counted(module: Any, name: str) -> None:
+        real = module.fork_call
+
+        def wrapper(fn):  # type: ignore[no-untyped-def]
+            calls.append(name)
+            return real(fn)
+
+        monkeypatch.setattr(module, "fork_call", wrapper)
+
+    counted(matching_module, "matching")
+    counted(evaluate_module, "prepare")
+    monkeypatch.setenv(PROCESSES_ENV, "")
+    forked = evaluate(inputs, policy=config.policy)
+    assert calls == ["prepare", "matching"]
+    monkeypatch.setenv(PROCESSES_ENV, "1")
+    single = evaluate(inputs, policy=config.policy)
+    assert forked.summary == single.summary
+    for name in ("parcels", "signatures", "review"):
+        pd.testing.assert_frame_equal(getattr(forked, name), getattr(single, name))
+    counted_lines = (forked.signatures["status"] == "counted").sum()
+    assert counted_lines > 0  # the sample's owner lines were really matched

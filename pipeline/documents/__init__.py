@@ -9,6 +9,7 @@ computed by :mod:`pipeline.geometry.metes`.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,11 @@ __all__ = ["write_filing_package"]
 
 
 def write_filing_package(
-    directory: Path, inputs: PetitionInputs, evaluation: Evaluation
+    directory: Path,
+    inputs: PetitionInputs,
+    evaluation: Evaluation,
+    *,
+    meanwhile: Callable[[], dict[str, Path]] | None = None,
 ) -> dict[str, Path]:
     """Write the filing package into ``directory``; return the files by name.
 
@@ -32,11 +37,16 @@ def write_filing_package(
         The loaded petition (geometries for the map and the description).
     evaluation
         The evaluation whose figures the documents present.
+    meanwhile
+        More writing for this process while a forked child writes the
+        exhibits (:mod:`pipeline.tools.processes`); ``petition run`` passes the
+        writing of its result files. Its files come first in the result.
 
     Returns
     -------
     dict of str to Path
-        Every file written, by file name.
+        Every file written, by file name (``meanwhile``'s first, then the
+        certifications, schedules, exhibits and the review report).
     """
     from pipeline.documents._common import county_of_swis
     from pipeline.documents.certification import write_certifications
@@ -53,6 +63,7 @@ def write_filing_package(
         lambda: _exhibits(directory, inputs, counties=counties, when=when, evaluation=evaluation)
     )
     try:
+        first = meanwhile() if meanwhile is not None else {}
         certifications = write_certifications(
             directory, summary, evaluation.parcels, counties=counties
         )
@@ -63,17 +74,17 @@ def write_filing_package(
         drawn.cancel()
         raise
     exhibits, closure_ft = drawn.result()
-    files: dict[str, Path] = {**certifications, **schedules, **exhibits}
+    package: dict[str, Path] = {**certifications, **schedules, **exhibits}
     report = render_report(
         summary,
         evaluation.parcels,
         evaluation.signatures,
-        map_png=files["map.png"].read_bytes(),
-        files=[*files, "review-report.html"],
+        map_png=package["map.png"].read_bytes(),
+        files=[*package, "review-report.html"],  # the package's documents
         description_closure_ft=closure_ft,
     )
-    files["review-report.html"] = write_report(directory / "review-report.html", report)
-    return files
+    package["review-report.html"] = write_report(directory / "review-report.html", report)
+    return {**first, **package}
 
 
 def _exhibits(

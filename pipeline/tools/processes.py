@@ -4,8 +4,8 @@ The filing package's documents are independent of one another; on a machine
 with two cores, drawing the map in a child while this process writes the
 certifications halves the wait. The child is forked, so it sees this process's
 frames without copying or pickling them, and it returns only its (small)
-result through a pipe. Where ``fork`` is unavailable, or with the environment
-variable ``PETITION_PROCESSES=1``, the function runs in this process instead:
+result through a pipe. Off Linux, or with the environment variable
+``PETITION_PROCESSES=1``, the function runs in this process instead:
 the result is the same, only the timing differs.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import sys
 import traceback
 import warnings
 from collections.abc import Callable
@@ -29,10 +30,14 @@ PROCESSES_ENV = "PETITION_PROCESSES"
 
 
 def forking_enabled() -> bool:
-    """Whether :func:`fork_call` forks (``fork`` available and not disabled)."""
+    """Whether :func:`fork_call` forks: on Linux, unless ``PETITION_PROCESSES=1``.
+
+    Elsewhere (macOS, where a forked child may crash in system libraries, and
+    Windows, which has no fork) everything runs in this process.
+    """
     if os.environ.get(PROCESSES_ENV, "").strip() == "1":
         return False
-    return "fork" in multiprocessing.get_all_start_methods()
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
 class Forked(Generic[T]):
@@ -104,6 +109,10 @@ def fork_call(fn: Callable[[], T]) -> Forked[T]:
 
 
 def _child(fn: Callable[[], Any], send: Connection) -> None:
+    # the parent owns the terminal (a progress display may be drawing on it):
+    # whatever the child would print, or flush from a buffer copied at the
+    # fork, goes nowhere; its result and its errors travel through the pipe
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     try:
         message: tuple[str, Any] = ("ok", fn())
     except BaseException as exc:  # every failure goes back to the parent
