@@ -49,13 +49,13 @@ from pipeline.law.deficiency import Deficiency
 from pipeline.law.filing import filing_plan
 from pipeline.law.regimes import REGIMES, Regime
 from pipeline.model import PetitionInputs
-from pipeline.people.matching import owner_matcher
+from pipeline.people.matching import owner_matcher, roll_lookups
 from pipeline.people.owners import owner_quality, parse_owners
 from pipeline.people.placement import place_addresses, situs_addresses, situs_index
 from pipeline.people.review import review_queue, stale_decisions, value_differences
 from pipeline.people.voters import resident_test, voter_addresses
 from pipeline.quality import data_quality
-from pipeline.tools.processes import fork_call
+from pipeline.tools.processes import Forked, fork_call, run_here
 from pipeline.valuation import apportion_values, credit_signers, equalize, owner_test
 
 __all__ = [
@@ -113,6 +113,9 @@ SIGNATURE_SCHEDULE_COLUMNS: tuple[str, ...] = (
 #: Rolls with at least this many records have their owners parsed in a
 #: forked child during :func:`prepare`; below it a fork costs more than it saves.
 _FORK_ROLL_RECORDS = 20_000
+#: Petitions with at least this many signature lines have their resident lines
+#: matched in a forked child during :func:`assess`.
+_FORK_LINES = 2_000
 
 _RESIDENT_LINES = ("page", "line", "status", "matched_to", "match_score")
 
@@ -239,7 +242,8 @@ def prepare(
     parcel_area = pd.Series(shapely.area(np.asarray(parcels.geometry.values)), index=keys)
 
     # the owners are parsed in a forked child while this process places
-    # addresses on parcels (same frames either way; small rolls stay here)
+    # addresses on parcels and reads the roll's addresses for matching (same
+    # frames either way; small rolls stay in one process)
     parse = partial(parse_owners, inputs.roll, overrides=inputs.ownership_overrides)
     pending = fork_call(parse) if len(inputs.roll) >= _FORK_ROLL_RECORDS else None
     try:
@@ -261,6 +265,7 @@ def prepare(
             {"name": d.name, "address": d.address, "town": d.town} for d in inputs.designees
         )
         designee_place = place(pd.Series([d["address"] for d in designee_rows], dtype="str"))
+        lookups = roll_lookups(inputs.roll, situs_norm=situs_norm)
     except BaseException:
         if pending is not None:
             pending.result()  # the owners' error, when there is one, comes first
@@ -276,7 +281,7 @@ def prepare(
             owners,
             inputs.roll,
             decisions=inputs.match_decisions,
-            situs_norm=situs_norm,
+            lookups=lookups,
         )
         stale = stale_decisions(
             inputs.match_decisions, signatures, pages, inputs.roll, inputs.voters
@@ -284,7 +289,7 @@ def prepare(
     else:
         signatures = pd.DataFrame(columns=list(SIGNATURE_COLUMNS))
         pages = pd.DataFrame(columns=["page", "basis", "stated_signature_count"])
-        matches = owner_matcher(signatures, pages, owners, inputs.roll, situs_norm=situs_norm)
+        matches = owner_matcher(signatures, pages, owners, inputs.roll, lookups=lookups)
 
     page_defs: list[Deficiency] = []
     if len(pages):
@@ -617,16 +622,9 @@ def assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame)
         value_basis=policy.value_basis,
     )
     areas = part_areas(prepared, territory, territory_sq_mi, lambda: schedule, warnings)
-    schedule = equalize(
-        schedule, prepared.rates, missing="error" if prepared.several_towns else "nan"
-    )
-    warnings += prepared.stale_warnings
 
-    # --- owners and signers --------------------------------------------------------------
-    schedule, owner_lines = credit_signers(schedule, prepared.owners, prepared.matches)
-    otest, odef = owner_part(prepared, schedule, areas)
-
-    # --- placement of voters, inhabitants, designees (§ 2-202.1.a(1), b, c(2)) -------
+    # --- voters (§ 2-202.1.a(1)): a large petition's resident lines are matched
+    # in a forked child while this process credits the owners (same answers)
     inside_fraction = (
         schedule.loc[schedule["fraction_source"] != "unmapped"]
         .drop_duplicates(PARCEL_KEY)
@@ -634,19 +632,40 @@ def assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame)
     )
     threshold = policy.straddle_voter_threshold
     voter_place = None
-    rdef: list[Deficiency] = []
-    if inputs.voters is not None and prepared.voter_place is not None:
+    voters = inputs.voters
+    residents: Forked[tuple[dict[str, Any], pd.DataFrame, list[Deficiency]]] | None = None
+    if voters is not None and prepared.voter_place is not None:
         voter_place = relocate(prepared.voter_place, inside_fraction, threshold)
-        rtest, resident_lines, rdef = resident_test(
-            prepared.signatures,
-            prepared.pages,
-            inputs.voters,
-            voter_place,
-            statuses=policy.voter_statuses,
-            regime=regime,
-            alleged="residents" in inputs.bases,
-            decisions=inputs.match_decisions,
+        residents = (fork_call if len(prepared.signatures) >= _FORK_LINES else run_here)(
+            partial(
+                resident_test,
+                prepared.signatures,
+                prepared.pages,
+                voters,
+                voter_place,
+                statuses=policy.voter_statuses,
+                regime=regime,
+                alleged="residents" in inputs.bases,
+                decisions=inputs.match_decisions,
+            )
         )
+
+    # --- owners and signers --------------------------------------------------------------
+    try:
+        schedule = equalize(
+            schedule, prepared.rates, missing="error" if prepared.several_towns else "nan"
+        )
+        warnings += prepared.stale_warnings
+        schedule, owner_lines = credit_signers(schedule, prepared.owners, prepared.matches)
+        otest, odef = owner_part(prepared, schedule, areas)
+    except BaseException:
+        if residents is not None:
+            residents.cancel()
+        raise
+
+    rdef: list[Deficiency] = []
+    if residents is not None:
+        rtest, resident_lines, rdef = residents.result()
     else:
         rtest = resident_absent(prepared, warnings)
         resident_lines = pd.DataFrame(columns=list(_RESIDENT_LINES))

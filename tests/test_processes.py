@@ -91,9 +91,9 @@ def test_disabled_runs_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_forked_prepare_and_matching_give_the_same_evaluation(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The owners parsed in a child and every other owner line matched in a child
-    give exactly the frames of one process (thresholds lowered so a small
-    sample forks)."""
+    """The owners parsed in a child, every other owner line matched in a child and
+    the resident lines matched in a child give exactly the frames of one process
+    (thresholds lowered so that a small sample forks)."""
     import pandas as pd
 
     import pipeline.evaluate as evaluate_module
@@ -108,6 +108,7 @@ def test_forked_prepare_and_matching_give_the_same_evaluation(
     inputs = load_inputs(config)
     monkeypatch.setattr(matching_module, "_SPLIT_LINES", 2)
     monkeypatch.setattr(evaluate_module, "_FORK_ROLL_RECORDS", 1)
+    monkeypatch.setattr(evaluate_module, "_FORK_LINES", 1)
     calls: list[str] = []
 
     def counted(module: Any, name: str) -> None:
@@ -120,10 +121,11 @@ def test_forked_prepare_and_matching_give_the_same_evaluation(
         monkeypatch.setattr(module, "fork_call", wrapper)
 
     counted(matching_module, "matching")
-    counted(evaluate_module, "prepare")
+    counted(evaluate_module, "evaluate")
     monkeypatch.setenv(PROCESSES_ENV, "")
     forked = evaluate(inputs, policy=config.policy)
-    assert calls == ["prepare", "matching"]
+    # prepare: owners, then owner lines; assess: resident lines
+    assert calls == ["evaluate", "matching", "evaluate"]
     monkeypatch.setenv(PROCESSES_ENV, "1")
     single = evaluate(inputs, policy=config.policy)
     assert forked.summary == single.summary

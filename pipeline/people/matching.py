@@ -104,11 +104,13 @@ __all__ = [
     "MatchResult",
     "NameComparison",
     "Reference",
+    "RollLookups",
     "compare_addresses",
     "compare_names",
     "match_people",
     "owner_matcher",
     "owner_references",
+    "roll_lookups",
 ]
 
 K = TypeVar("K")
@@ -1015,6 +1017,27 @@ def _labels(roll: pd.DataFrame) -> dict[str, str]:
     return dict(zip(keys[first].tolist(), label[first].tolist(), strict=True))
 
 
+@dataclass(frozen=True)
+class RollLookups:
+    """What owner matching reads from the roll alone, by parcel key.
+
+    Built by :func:`roll_lookups`; it does not depend on the owners, so a
+    caller can build it while the owners are being parsed.
+    """
+
+    #: ``parcel_key`` -> normalised ``(address, "situs"|"mailing")`` pairs.
+    addresses: dict[str, tuple[tuple[str, str], ...]]
+    #: ``parcel_key`` -> ``"swis:print_key"`` as the review queue shows it.
+    labels: dict[str, str]
+
+
+def roll_lookups(
+    roll: pd.DataFrame, *, situs_norm: Sequence[str] | pd.Series | None = None
+) -> RollLookups:
+    """The roll's addresses and labels by parcel key (see :func:`owner_references`)."""
+    return RollLookups(_roll_addresses(roll, situs_norm=situs_norm), _labels(roll))
+
+
 @dataclass
 class OwnerIndex:
     """Person references and entity names of a roll, ready for matching."""
@@ -1064,6 +1087,7 @@ def owner_references(
     roll: pd.DataFrame,
     *,
     situs_norm: Sequence[str] | pd.Series | None = None,
+    lookups: RollLookups | None = None,
 ) -> OwnerIndex:
     """Build the matching index of the owners of a roll.
 
@@ -1078,13 +1102,16 @@ def owner_references(
         (``situs_addresses(roll)["address_norm"]``,
         :func:`pipeline.people.placement.situs_addresses`), so that a caller
         that already has it does not pay for it twice.
+    lookups
+        Optional :func:`roll_lookups` of this roll, built beforehand (then
+        ``situs_norm`` is not needed).
 
     Returns
     -------
     OwnerIndex
     """
-    addresses = _roll_addresses(roll, situs_norm=situs_norm)
-    labels = _labels(roll)
+    lookups = lookups or roll_lookups(roll, situs_norm=situs_norm)
+    addresses, labels = lookups.addresses, lookups.labels
     keys = _text_col(owners, PARCEL_KEY)
     idx = owners["owner_index"].astype("int64").tolist() if len(owners) else []
     kind = _text_col(owners, "kind")
@@ -1297,6 +1324,7 @@ def owner_matcher(
     *,
     decisions: pd.DataFrame | None = None,
     situs_norm: Sequence[str] | pd.Series | None = None,
+    lookups: RollLookups | None = None,
 ) -> pd.DataFrame:
     """Match the lines of owner pages to owners (:class:`pipeline.people.OwnerMatcher`).
 
@@ -1320,6 +1348,8 @@ def owner_matcher(
     situs_norm
         Optional normalised situs address of each roll record
         (:func:`owner_references`).
+    lookups
+        Optional :func:`roll_lookups` of this roll (:func:`owner_references`).
 
     Returns
     -------
@@ -1340,7 +1370,7 @@ def owner_matcher(
     for every parcel of the identity matched. Later lines of a person already
     counted are ``duplicate``.
     """
-    index = owner_references(owners, roll, situs_norm=situs_norm)
+    index = owner_references(owners, roll, situs_norm=situs_norm, lookups=lookups)
     basis_of = dict(
         zip(pages["page"].astype("int64").tolist(), _text_col(pages, "basis"), strict=True)
     )

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any, Generic, TypeVar
 
-__all__ = ["Forked", "fork_call", "forking_enabled"]
+__all__ = ["Forked", "fork_call", "forking_enabled", "run_here"]
 
 T = TypeVar("T")
 
@@ -43,13 +43,13 @@ def forking_enabled() -> bool:
 class Forked(Generic[T]):
     """The pending result of :func:`fork_call`."""
 
-    def __init__(self, fn: Callable[[], T]) -> None:
+    def __init__(self, fn: Callable[[], T], *, fork: bool = True) -> None:
         self._fn: Callable[[], T] | None = fn
         self._value: T | None = None
         self._done = False
         self._process: Any = None
         self._pipe: Connection | None = None
-        if forking_enabled():
+        if fork and forking_enabled():
             ctx = multiprocessing.get_context("fork")
             receive, send = ctx.Pipe(duplex=False)
             with warnings.catch_warnings():
@@ -106,6 +106,14 @@ def fork_call(fn: Callable[[], T]) -> Forked[T]:
     process other than files it writes.
     """
     return Forked(fn)
+
+
+def run_here(fn: Callable[[], T]) -> Forked[T]:
+    """``fn`` for this process, run when its ``.result()`` is asked for.
+
+    The stand-in for :func:`fork_call` where the work is too small to fork.
+    """
+    return Forked(fn, fork=False)
 
 
 def _child(fn: Callable[[], Any], send: Connection) -> None:
