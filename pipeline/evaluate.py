@@ -164,6 +164,10 @@ class Prepared:
     designee_rows: tuple[dict[str, str], ...]
     designee_place: pd.DataFrame
     page_deficiencies: tuple[Deficiency, ...]
+    #: What does not join between roll and parcels, and the owners' notes
+    #: (:func:`pipeline.quality.data_quality`, ``"owners"``:
+    #: :func:`pipeline.people.owners.owner_quality`); no territory in it.
+    data_quality: dict[str, Any]
     #: Where :meth:`fractions` runs (:mod:`pipeline.engines`); None: in process.
     engine: FractionEngine | None = None
 
@@ -234,17 +238,25 @@ def prepare(
         (:func:`~pipeline.people.owners.parse_owners`), the owner-page matches
         (:func:`~pipeline.people.matching.owner_matcher`) and stale-decision
         warnings, the placement of voters, inhabitants and designees on
-        parcels by address (no territory yet), and the page deficiencies
-        (witness counts, line checks).
+        parcels by address (no territory yet), the page deficiencies
+        (witness counts, line checks) and the data-quality notes.
+
+    Notes
+    -----
+    On Linux a large petition uses a second process
+    (:mod:`pipeline.tools.processes`): the owners are parsed in a forked child
+    while this process places addresses, and every other owner line is matched
+    in a child. ``PETITION_PROCESSES=1`` keeps everything in this process; the
+    result is the same.
     """
     parcels = _merge_duplicate_parcels(inputs.parcels).reset_index(drop=True)
     keys = pd.Index(parcels[PARCEL_KEY].astype("str").to_numpy(), name=PARCEL_KEY)
     parcel_area = pd.Series(shapely.area(np.asarray(parcels.geometry.values)), index=keys)
 
-    # the owners are parsed in a forked child while this process places
-    # addresses on parcels and reads the roll's addresses for matching (same
-    # frames either way; small rolls stay in one process)
-    parse = partial(parse_owners, inputs.roll, overrides=inputs.ownership_overrides)
+    # the owners are parsed (and the data-quality notes counted) in a forked
+    # child while this process places addresses on parcels and reads the roll's
+    # addresses for matching; same frames either way, small rolls stay here
+    parse = partial(_owners_and_quality, inputs)
     pending = fork_call(parse) if len(inputs.roll) >= _FORK_ROLL_RECORDS else None
     try:
         # the roll's situs addresses, normalised once for matching and placement
@@ -270,7 +282,7 @@ def prepare(
         if pending is not None:
             pending.result()  # the owners' error, when there is one, comes first
         raise
-    owners = pending.result() if pending is not None else parse()
+    owners, quality = pending.result() if pending is not None else parse()
 
     signatures, pages = inputs.signatures, inputs.pages
     stale: list[str] = []
@@ -313,8 +325,19 @@ def prepare(
         designee_rows=designee_rows,
         designee_place=designee_place,
         page_deficiencies=tuple(page_defs),
+        data_quality=quality,
         engine=engine,
     )
+
+
+def _owners_and_quality(inputs: PetitionInputs) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The owners of the roll and the data-quality notes of roll, parcels and owners."""
+    owners = parse_owners(inputs.roll, overrides=inputs.ownership_overrides)
+    quality = {
+        **data_quality(inputs.roll, inputs.parcels),
+        "owners": owner_quality(owners, inputs.roll),
+    }
+    return owners, quality
 
 
 def relocate(placement: pd.DataFrame, inside_fraction: pd.Series, threshold: float) -> pd.DataFrame:
@@ -761,11 +784,7 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
             owner_matches=prepared.matches,
         ),
         inhabitants=assessment.inhabitants,
-        data_quality={
-            **data_quality(inputs.roll, inputs.parcels),
-            "owners": owner_quality(prepared.owners, inputs.roll),
-            "reader_notes": list(inputs.notes),
-        },
+        data_quality={**prepared.data_quality, "reader_notes": list(inputs.notes)},
         warnings=assessment.warnings,
         review=review_queue(
             prepared.signatures, prepared.pages, prepared.matches, assessment.resident_lines
