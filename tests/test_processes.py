@@ -133,3 +133,20 @@ def test_forked_prepare_and_matching_give_the_same_evaluation(
         pd.testing.assert_frame_equal(getattr(forked, name), getattr(single, name))
     counted_lines = (forked.signatures["status"] == "counted").sum()
     assert counted_lines > 0  # the sample's owner lines were really matched
+
+
+def test_daemonic_process_runs_here() -> None:
+    """A daemonic process (a pool worker) may not have children: run in it."""
+    import multiprocessing
+
+    if not forking_enabled():
+        pytest.skip("fork is not available here")
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(1) as pool:  # pool workers are daemonic
+        ran_in_worker, enabled = pool.apply(_ran_here_and_enabled)
+    assert not enabled
+    assert ran_in_worker  # fork_call ran in the worker itself, no child
+
+
+def _ran_here_and_enabled() -> tuple[bool, bool]:
+    return fork_call(os.getpid).result() == os.getpid(), forking_enabled()

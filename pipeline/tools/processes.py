@@ -33,9 +33,12 @@ def forking_enabled() -> bool:
     """Whether :func:`fork_call` forks: on Linux, unless ``PETITION_PROCESSES=1``.
 
     Elsewhere (macOS, where a forked child may crash in system libraries, and
-    Windows, which has no fork) everything runs in this process.
+    Windows, which has no fork), and inside a daemonic process (which may not
+    have children), everything runs in this process.
     """
     if os.environ.get(PROCESSES_ENV, "").strip() == "1":
+        return False
+    if multiprocessing.current_process().daemon:  # a daemon may not have children
         return False
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
