@@ -40,11 +40,15 @@ def test_child_sees_this_process_memory_and_writes_files(tmp_path: Path) -> None
 @needs_fork
 def test_exception_is_raised_again_with_the_child_traceback() -> None:
     def fail() -> None:
-        raise InputError("bad.csv", "row 3, column 'x': not a number")
+        raise InputError("bad.csv", "not a number", row=3, column="x")
 
+    pending = fork_call(fail)
     with pytest.raises(InputError, match="row 3") as info:
-        fork_call(fail).result()
+        pending.result()
     assert any("in a child process" in note for note in getattr(info.value, "__notes__", []))
+    assert (info.value.file, info.value.row, info.value.column) == ("bad.csv", 3, "x")
+    with pytest.raises(InputError, match="row 3"):  # asked again: the same error
+        pending.result()
 
 
 @needs_fork
@@ -84,8 +88,11 @@ def test_disabled_runs_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
     def fail() -> None:
         raise ValueError("here")
 
+    pending = fork_call(fail)
     with pytest.raises(ValueError, match="here"):
-        fork_call(fail).result()
+        pending.result()
+    with pytest.raises(ValueError, match="here"):  # asked again: the same error
+        pending.result()
 
 
 def test_forked_prepare_and_matching_give_the_same_evaluation(

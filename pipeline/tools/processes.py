@@ -49,6 +49,7 @@ class Forked(Generic[T]):
     def __init__(self, fn: Callable[[], T], *, fork: bool = True) -> None:
         self._fn: Callable[[], T] | None = fn
         self._value: T | None = None
+        self._error: BaseException | None = None
         self._done = False
         self._process: Any = None
         self._pipe: Connection | None = None
@@ -56,8 +57,9 @@ class Forked(Generic[T]):
             ctx = multiprocessing.get_context("fork")
             receive, send = ctx.Pipe(duplex=False)
             with warnings.catch_warnings():
-                # Python ≥ 3.12 warns on fork in a threaded process (Arrow's pool);
-                # the child runs only document writers and exits with os._exit
+                # Python ≥ 3.12 warns on fork in a threaded process (Arrow's pool,
+                # a progress display); the child only computes, sends its result
+                # through the pipe and leaves with os._exit
                 warnings.simplefilter("ignore", DeprecationWarning)
                 self._process = ctx.Process(target=_child, args=(fn, send), daemon=True)
                 self._process.start()
@@ -66,27 +68,39 @@ class Forked(Generic[T]):
             self._fn = None
 
     def result(self) -> T:
-        """Wait for the function; return its value or raise its exception."""
+        """Wait for the function; return its value or raise its exception.
+
+        Asked again, it gives the same value or raises the same exception.
+        """
         if self._done:
+            if self._error is not None:
+                raise self._error
             return self._value  # type: ignore[return-value]
         if self._fn is not None:  # not forked: run here
             fn, self._fn = self._fn, None
-            self._value = fn()
             self._done = True
+            try:
+                self._value = fn()
+            except BaseException as exc:
+                self._error = exc
+                raise
             return self._value
         assert self._pipe is not None and self._process is not None
         try:
             kind, payload = self._pipe.recv()
         except EOFError:
             self._process.join()
-            raise RuntimeError(
+            self._done = True
+            self._error = RuntimeError(
                 f"a child process ended without a result (exit code {self._process.exitcode})"
-            ) from None
+            )
+            raise self._error from None
         finally:
             self._pipe.close()
         self._process.join()
         self._done = True
         if kind == "error":
+            self._error = payload
             raise payload
         self._value = payload
         return self._value
