@@ -693,6 +693,7 @@ def assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame)
         rtest = resident_absent(prepared, warnings)
         resident_lines = pd.DataFrame(columns=list(_RESIDENT_LINES))
 
+    # --- inhabitants and designees (§ 2-200; § 2-202.1.b, c(2)) -------------------------
     inh_place = inh_schedule = None
     if inputs.inhabitants is not None and prepared.inhabitant_place is not None:
         inh_place = relocate(prepared.inhabitant_place, inside_fraction, threshold)
