@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from shapely.geometry.base import BaseGeometry
 
 from pipeline.config import PetitionConfig, load_config
 from pipeline.engines import open_engine
@@ -164,6 +165,28 @@ def run_batch(
             )
             return groups[key], True
 
+        def evaluate_row(
+            scenario: Scenario,
+            territory: BaseGeometry,
+            *,
+            name: str,
+            summary_name: str,
+            source: Path,
+            boundary: str,
+            notes: Sequence[str],
+        ) -> None:
+            progress(f"Evaluating {name}")
+            summary = scenario.with_boundary(territory, name=name).results()
+            rows.append(
+                BatchRow(
+                    name=name,
+                    config=source,
+                    boundary=boundary,
+                    summary=_with_name(summary, summary_name),
+                    notes=tuple(notes),
+                )
+            )
+
         for config in loaded:
             source = config.source or Path(configs[0])
             working_crs = choose_working_crs(config)
@@ -184,16 +207,14 @@ def run_batch(
                         raise InputError(config.territory.boundary, str(exc)) from None
                     notes = notes + more
                 name = _unique(config.petition.name, taken)
-                progress(f"Evaluating {name}")
-                summary = scenario.with_boundary(territory, name=name).results()
-                rows.append(
-                    BatchRow(
-                        name=name,
-                        config=source,
-                        boundary=config.territory.boundary.as_posix(),
-                        summary=_with_name(summary, name),
-                        notes=tuple(notes),
-                    )
+                evaluate_row(
+                    scenario,
+                    territory,
+                    name=name,
+                    summary_name=name,
+                    source=source,
+                    boundary=config.territory.boundary.as_posix(),
+                    notes=notes,
                 )
                 continue
             alts = read_alternatives(
@@ -205,17 +226,14 @@ def run_batch(
             if not alts:
                 raise InputError(alternatives, "no alternative found")
             for label, territory, notes in alts:
-                name = _unique(label if len(loaded) == 1 else f"{source.stem}: {label}", taken)
-                progress(f"Evaluating {name}")
-                summary = scenario.with_boundary(territory, name=name).results()
-                rows.append(
-                    BatchRow(
-                        name=name,
-                        config=source,
-                        boundary=f"{Path(alternatives).as_posix()} [{label}]",
-                        summary=_with_name(summary, config.petition.name),
-                        notes=tuple(notes),
-                    )
+                evaluate_row(
+                    scenario,
+                    territory,
+                    name=_unique(label if len(loaded) == 1 else f"{source.stem}: {label}", taken),
+                    summary_name=config.petition.name,
+                    source=source,
+                    boundary=f"{Path(alternatives).as_posix()} [{label}]",
+                    notes=notes,
                 )
         return BatchResult(rows=tuple(rows), loads=loads)
 
