@@ -295,3 +295,93 @@ def test_translation_changes_nothing(
         shapely.transform(territory, lambda xy: xy + np.array([dx, dy])),
     )["fraction_in_territory"].to_numpy()
     np.testing.assert_allclose(moved, before, rtol=0, atol=1e-9)
+
+
+# --- the cell grid that settles parcels from their boxes (private, exact) ---------
+
+
+@st.composite
+def slanted_territories(draw: st.DrawFn) -> object:
+    """:func:`territories`, turned by any angle (edges off the grid's axes)."""
+    from shapely import affinity
+
+    return affinity.rotate(draw(territories()), draw(st.floats(0, 90)), origin=(0, 0))
+
+
+@prop
+@given(st.lists(parcel_shapes(), min_size=1, max_size=60), slanted_territories())
+def test_cell_verdicts_are_the_predicates_answers(
+    parcels: list[Polygon], territory: object
+) -> None:
+    # a verdict of 1 must be contains_properly, of 0 must be "does not intersect";
+    # -1 (unknown) is always allowed, the exact predicates then decide
+    from pipeline.geometry.apportion import _cell_verdicts
+
+    geoms = np.asarray(parcels, dtype=object)
+    verdict = _cell_verdicts(shapely.bounds(geoms), territory)
+    inside = shapely.contains_properly(territory, geoms)
+    meets = shapely.intersects(territory, geoms)
+    assert not (verdict == 1)[~inside].any()
+    assert not ((verdict == 0) & meets).any()
+
+
+def test_cell_verdicts_settle_lots_away_from_the_boundary() -> None:
+    # territory: the square (0,0)-(100,100) less the hole (30,30)-(70,70); lots:
+    # the 20 x 20 lots of 5 x 5 that tile the square.
+    # Truth: 64 lots fill the hole; 6 x 6 = 36 of them do not touch its edge, so
+    # they do not intersect the territory. 400 - 64 = 336 lots are in the
+    # territory; 76 touch the outer edge (20 * 4 - 4) and 36 touch the hole's
+    # (10 * 10 - 8 * 8), so 336 - 76 - 36 = 224 are properly inside.
+    # The grid has about one 5 x 5 cell per lot; the marked band around each
+    # edge is a few cells wide, so the grid must settle the lots in the middle of
+    # the hole (at least 4 x 4) and most of the lots properly inside (at least
+    # half), and leave the rest to the predicates
+    from pipeline.geometry.apportion import _cell_verdicts
+
+    lots = [box(x, y, x + 5, y + 5) for x in range(0, 100, 5) for y in range(0, 100, 5)]
+    geoms = np.asarray(lots, dtype=object)
+    territory = shapely.difference(box(0, 0, 100, 100), box(30, 30, 70, 70))
+    verdict = _cell_verdicts(shapely.bounds(geoms), territory)
+    inside = shapely.contains_properly(territory, geoms)
+    meets = shapely.intersects(territory, geoms)
+    assert inside.sum() == 224
+    assert (~meets).sum() == 36
+    assert (verdict == 1).sum() >= 224 // 2
+    assert (verdict == 0).sum() >= 16
+    assert not (verdict == 1)[~inside].any()
+    assert not ((verdict == 0) & meets).any()
+
+
+@prop
+@given(st.lists(parcel_shapes(), min_size=1, max_size=40), slanted_territories())
+def test_grid_and_threads_change_no_fraction(parcels: list[Polygon], territory: object) -> None:
+    # the same fractions, bit for bit, with the grid and the two threads forced on
+    # for every size and with both off
+    import importlib
+
+    mod = importlib.import_module("pipeline.geometry.apportion")
+    series = gpd.GeoSeries(parcels)
+    with pytest.MonkeyPatch.context() as mp:
+        for name in ("_GRID_MIN_PARCELS", "_THREAD_MIN_PARCELS", "_THREAD_MIN_OVERLAYS"):
+            mp.setattr(mod, name, 10**12)
+        plain = apportion(series, territory)  # type: ignore[arg-type]
+    with pytest.MonkeyPatch.context() as mp:
+        for name in ("_GRID_MIN_PARCELS", "_THREAD_MIN_PARCELS", "_THREAD_MIN_OVERLAYS"):
+            mp.setattr(mod, name, 0)
+        forced = apportion(series, territory)  # type: ignore[arg-type]
+    pd.testing.assert_frame_equal(forced, plain)
+
+
+def test_helper_thread_error_reaches_the_caller() -> None:
+    from pipeline.geometry.apportion import _in_halves
+
+    seen: list[slice] = []
+
+    def work(part: slice) -> None:
+        seen.append(part)
+        if part.start:
+            raise ValueError("second half failed")
+
+    with pytest.raises(ValueError, match="second half failed"):
+        _in_halves(10, work)
+    assert sorted((p.start, p.stop) for p in seen) == [(0, 5), (5, 10)]
