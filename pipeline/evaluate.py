@@ -53,7 +53,7 @@ from pipeline.people.matching import owner_matcher, roll_lookups
 from pipeline.people.owners import owner_quality, parse_owners
 from pipeline.people.placement import place_addresses, situs_addresses, situs_index
 from pipeline.people.review import review_queue, stale_decisions, value_differences
-from pipeline.people.voters import resident_test, voter_addresses
+from pipeline.people.voters import match_resident_lines, resident_test, voter_addresses
 from pipeline.quality import data_quality
 from pipeline.tools.processes import Forked, fork_call, run_here
 from pipeline.valuation import apportion_values, credit_signers, equalize, owner_test
@@ -168,6 +168,10 @@ class Prepared:
     #: (:func:`pipeline.quality.data_quality`, ``"owners"``:
     #: :func:`pipeline.people.owners.owner_quality`); no territory in it.
     data_quality: dict[str, Any]
+    #: The resident-page lines matched to the voter file
+    #: (:func:`pipeline.people.voters.match_resident_lines`), None without a
+    #: voter file; no territory in it.
+    resident_matches: pd.DataFrame | None = None
     #: Where :meth:`fractions` runs (:mod:`pipeline.engines`); None: in process.
     engine: FractionEngine | None = None
 
@@ -238,16 +242,19 @@ def prepare(
         (:func:`~pipeline.people.owners.parse_owners`), the owner-page matches
         (:func:`~pipeline.people.matching.owner_matcher`) and stale-decision
         warnings, the placement of voters, inhabitants and designees on
-        parcels by address (no territory yet), the page deficiencies
-        (witness counts, line checks) and the data-quality notes.
+        parcels by address (no territory yet), the resident-page lines
+        matched to the voter file
+        (:func:`~pipeline.people.voters.match_resident_lines`), the page
+        deficiencies (witness counts, line checks) and the data-quality notes.
 
     Notes
     -----
     On Linux a large petition uses a second process
     (:mod:`pipeline.tools.processes`): the owners are parsed in a forked child
-    while this process places addresses, and every other owner line is matched
-    in a child. ``PETITION_PROCESSES=1`` keeps everything in this process; the
-    result is the same.
+    while this process places addresses; then the resident lines are matched to
+    the voter file in a child while this process builds the owner index, and
+    every other owner line is matched in a child. ``PETITION_PROCESSES=1``
+    keeps everything in this process; the result is the same.
     """
     parcels = _merge_duplicate_parcels(inputs.parcels).reset_index(drop=True)
     keys = pd.Index(parcels[PARCEL_KEY].astype("str").to_numpy(), name=PARCEL_KEY)
@@ -285,8 +292,19 @@ def prepare(
     owners, quality = pending.result() if pending is not None else parse()
 
     signatures, pages = inputs.signatures, inputs.pages
+    if signatures is None or pages is None:
+        signatures = pd.DataFrame(columns=list(SIGNATURE_COLUMNS))
+        pages = pd.DataFrame(columns=["page", "basis", "stated_signature_count"])
+    # the resident lines are matched to the voter file (no territory needed) in a
+    # forked child while this process builds the owner index and matches the
+    # owner lines; a large petition only, same frame either way
+    residents: Forked[pd.DataFrame] | None = None
+    if inputs.voters is not None and voter_place is not None:
+        residents = (fork_call if len(signatures) >= _FORK_LINES else run_here)(
+            partial(match_resident_lines, signatures, pages, inputs.voters, voter_place)
+        )
     stale: list[str] = []
-    if signatures is not None and pages is not None:
+    try:
         matches = owner_matcher(
             signatures,
             pages,
@@ -295,13 +313,15 @@ def prepare(
             decisions=inputs.match_decisions,
             lookups=lookups,
         )
-        stale = stale_decisions(
-            inputs.match_decisions, signatures, pages, inputs.roll, inputs.voters
-        )
-    else:
-        signatures = pd.DataFrame(columns=list(SIGNATURE_COLUMNS))
-        pages = pd.DataFrame(columns=["page", "basis", "stated_signature_count"])
-        matches = owner_matcher(signatures, pages, owners, inputs.roll, lookups=lookups)
+        if inputs.signatures is not None and inputs.pages is not None:
+            stale = stale_decisions(
+                inputs.match_decisions, signatures, pages, inputs.roll, inputs.voters
+            )
+    except BaseException:
+        if residents is not None:
+            residents.cancel()
+        raise
+    resident_matches = residents.result() if residents is not None else None
 
     page_defs: list[Deficiency] = []
     if len(pages):
@@ -326,6 +346,7 @@ def prepare(
         designee_place=designee_place,
         page_deficiencies=tuple(page_defs),
         data_quality=quality,
+        resident_matches=resident_matches,
         engine=engine,
     )
 
@@ -646,8 +667,7 @@ def assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame)
     )
     areas = part_areas(prepared, territory, territory_sq_mi, lambda: schedule, warnings)
 
-    # --- voters (§ 2-202.1.a(1)): a large petition's resident lines are matched
-    # in a forked child while this process credits the owners (same answers)
+    # --- voters (§ 2-202.1.a(1)): the lines were matched in prepare
     inside_fraction = (
         schedule.loc[schedule["fraction_source"] != "unmapped"]
         .drop_duplicates(PARCEL_KEY)
@@ -656,39 +676,29 @@ def assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame)
     threshold = policy.straddle_voter_threshold
     voter_place = None
     voters = inputs.voters
-    residents: Forked[tuple[dict[str, Any], pd.DataFrame, list[Deficiency]]] | None = None
-    if voters is not None and prepared.voter_place is not None:
-        voter_place = relocate(prepared.voter_place, inside_fraction, threshold)
-        residents = (fork_call if len(prepared.signatures) >= _FORK_LINES else run_here)(
-            partial(
-                resident_test,
-                prepared.signatures,
-                prepared.pages,
-                voters,
-                voter_place,
-                statuses=policy.voter_statuses,
-                regime=regime,
-                alleged="residents" in inputs.bases,
-                decisions=inputs.match_decisions,
-            )
-        )
 
     # --- owners and signers --------------------------------------------------------------
-    try:
-        schedule = equalize(
-            schedule, prepared.rates, missing="error" if prepared.several_towns else "nan"
-        )
-        warnings += prepared.stale_warnings
-        schedule, owner_lines = credit_signers(schedule, prepared.owners, prepared.matches)
-        otest, odef = owner_part(prepared, schedule, areas)
-    except BaseException:
-        if residents is not None:
-            residents.cancel()
-        raise
+    schedule = equalize(
+        schedule, prepared.rates, missing="error" if prepared.several_towns else "nan"
+    )
+    warnings += prepared.stale_warnings
+    schedule, owner_lines = credit_signers(schedule, prepared.owners, prepared.matches)
+    otest, odef = owner_part(prepared, schedule, areas)
 
     rdef: list[Deficiency] = []
-    if residents is not None:
-        rtest, resident_lines, rdef = residents.result()
+    if voters is not None and prepared.voter_place is not None:
+        voter_place = relocate(prepared.voter_place, inside_fraction, threshold)
+        rtest, resident_lines, rdef = resident_test(
+            prepared.signatures,
+            prepared.pages,
+            voters,
+            voter_place,
+            statuses=policy.voter_statuses,
+            regime=regime,
+            alleged="residents" in inputs.bases,
+            decisions=inputs.match_decisions,
+            matches=prepared.resident_matches,
+        )
     else:
         rtest = resident_absent(prepared, warnings)
         resident_lines = pd.DataFrame(columns=list(_RESIDENT_LINES))

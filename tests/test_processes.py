@@ -131,8 +131,8 @@ def test_forked_prepare_and_matching_give_the_same_evaluation(
     counted(evaluate_module, "evaluate")
     monkeypatch.setenv(PROCESSES_ENV, "")
     forked = evaluate(inputs, policy=config.policy)
-    # prepare: owners, then owner lines; assess: resident lines
-    assert calls == ["evaluate", "matching", "evaluate"]
+    # prepare: owners, then resident lines, then owner lines
+    assert calls == ["evaluate", "evaluate", "matching"]
     monkeypatch.setenv(PROCESSES_ENV, "1")
     single = evaluate(inputs, policy=config.policy)
     assert forked.summary == single.summary

@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
+import pytest
 
 from pipeline.frames import VOTER_COLUMNS
 from pipeline.law.regimes import REGIMES
 from pipeline.people.placement import place_addresses, situs_addresses
 from pipeline.people.voters import (
+    RESIDENT_MATCH_COLUMNS,
+    match_resident_lines,
     qualified_voters,
     resident_test,
     signer_name_key,
@@ -274,6 +277,59 @@ def test_match_decisions() -> None:
     assert lines["status"].tolist() == ["counted", "not_qualified_voter"]
     assert lines["matched_to"].tolist() == ["V1", ""]
     assert summary["qualifying_signers"] == 1
+
+
+def test_matches_made_once_serve_every_territory() -> None:
+    # the matching does not depend on the territory: made once (as prepare does),
+    # it gives the same lines as the test matching by itself, and the decisions
+    # applied on top (Kim: accept V1; Al: reject) do not write into it
+    v = pd.DataFrame(
+        [voter("V1", "Kim", "Park", "12", "OAK ST"), voter("V2", "Al", "Ng", "12", "OAK ST")]
+    )
+    s = sigs(
+        [(1, 2, "Al Ng", "12 Oak St"), (1, 1, "Kim J. Park", "12 Oak St"), (2, 1, "X Y", "1 A")]
+    )
+    p = pages("residents", "owners")
+    dec = pd.DataFrame(
+        {
+            "page": [1, 1],
+            "line": [1, 2],
+            "decision": ["accept", "reject"],
+            "SBOEID": ["V1", ""],
+            "note": ["", ""],
+        }
+    )
+    found = match_resident_lines(s, p, v, place(v))
+    assert tuple(found.columns) == RESIDENT_MATCH_COLUMNS
+    # resident page only, in page/line order: Kim (row 1) then Al (row 0)
+    assert found.index.tolist() == [1, 0]
+    # Kim wrote a middle initial the file lacks: review, no voter yet; Al: V2
+    assert found["voter_row"].isna().tolist() == [True, False]
+    before = found.copy()
+    alone = run(s, v, p, decisions=dec)
+    given = run(s, v, p, decisions=dec, matches=found)
+    assert given[0] == alone[0]
+    pd.testing.assert_frame_equal(given[1], alone[1])
+    assert given[1]["status"].tolist() == ["counted", "not_qualified_voter"]
+    pd.testing.assert_frame_equal(found, before)
+
+
+def test_matches_of_other_lines_are_refused() -> None:
+    v = pd.DataFrame([voter("V1", "Kim", "Park", "12", "OAK ST")])
+    s = sigs([(1, 1, "Kim Park", "12 Oak St")])
+    other = sigs([(1, 1, "Kim Park", "12 Oak St"), (1, 2, "Al Ng", "12 Oak St")])
+    found = match_resident_lines(other, pages("residents"), v, place(v))
+    with pytest.raises(ValueError, match="not the resident-page lines"):
+        run(s, v, pages("residents"), matches=found)
+
+
+def test_no_resident_lines_match_nothing() -> None:
+    v = pd.DataFrame([voter("V1", "Kim", "Park", "12", "OAK ST")])
+    found = match_resident_lines(
+        sigs([(1, 1, "Kim Park", "12 Oak St")]), pages("owners"), v, place(v)
+    )
+    assert len(found) == 0
+    assert tuple(found.columns) == RESIDENT_MATCH_COLUMNS
 
 
 def test_no_voters_and_not_alleged() -> None:

@@ -56,6 +56,8 @@ from pipeline.people.placement import normalize_addresses
 
 __all__ = [
     "LINE_COLUMNS",
+    "RESIDENT_MATCH_COLUMNS",
+    "match_resident_lines",
     "qualified_voters",
     "resident_test",
     "signer_name_key",
@@ -73,6 +75,18 @@ LINE_COLUMNS: tuple[str, ...] = (
     "match_score",  # 100 exact, 90 loose (review), 0 no match
     "person_id",  # "voter:<SBOEID>" or "signer:<name>@<address>"
     "note",
+)
+
+#: Columns of :func:`match_resident_lines`, the territory-free part of the test.
+RESIDENT_MATCH_COLUMNS: tuple[str, ...] = (
+    "name_key",  # the signer's name key, suffix split off (signer_name_key)
+    "s_suffix",  # the signer's generational suffix, "" when none
+    "address_norm",  # the written address, normalised
+    "voter_row",  # the voter file's index label of the voter matched, NaN when none
+    "score",  # the matcher's score
+    "note",  # the matcher's note
+    "ambiguous",  # the candidate SBOEIDs of a line to review, ";"-joined
+    "candidates",  # the evidence of each candidate (a tuple of dicts), None when none
 )
 
 _ADDRESS_PARTS = ("RADDNUMBER", "RHALFCODE", "RPREDIRECTION", "RSTREETNAME", "RPOSTDIRECTION")
@@ -351,6 +365,7 @@ def resident_test(
     regime: Regime,
     alleged: bool = True,
     decisions: pd.DataFrame | None = None,
+    matches: pd.DataFrame | None = None,
 ) -> tuple[dict[str, Any], pd.DataFrame, list[Deficiency]]:
     """The resident test of § 2-202.1.a(1): at least 20 % of the qualified voters signed.
 
@@ -377,6 +392,11 @@ def resident_test(
         Optional match decisions (:data:`pipeline.frames.MATCH_DECISION_COLUMNS`):
         ``accept`` with an ``SBOEID`` sets the line's voter, ``reject`` makes
         the line ``not_qualified_voter``. Decisions win over the matcher.
+    matches
+        Optional :func:`match_resident_lines` of these signatures, pages,
+        voters and placement (it does not depend on the territory, so a
+        caller testing several territories matches once); computed here when
+        not given.
 
     Returns
     -------
@@ -405,12 +425,11 @@ def resident_test(
     n_qualified = len(quals)
     voters_unplaced = int((~placement["placed"].reindex(voters.index).fillna(False)).sum())
 
-    resident_pages = set(pages.loc[_text(pages["basis"]).str.lower() == "residents", "page"])
-    res = signatures.loc[signatures["page"].isin(resident_pages)]
-    res = res.sort_values(["page", "line"], kind="stable")
-
+    res = _resident_page_lines(signatures, pages)
     if len(res):
-        lines = _examine_lines(res, voters, placement, statuses, decisions)
+        if matches is None:
+            matches = _match_lines(res, voters, placement)
+        lines = _examine_lines(res, voters, placement, statuses, decisions, matches)
     else:
         lines = _empty_lines()
     n_signers = int((lines["status"] == "counted").sum())
@@ -447,31 +466,90 @@ def resident_test(
     return summary, lines, defs
 
 
+def _resident_page_lines(signatures: pd.DataFrame, pages: pd.DataFrame) -> pd.DataFrame:
+    """The lines of resident pages, in page/line order."""
+    resident_pages = set(pages.loc[_text(pages["basis"]).str.lower() == "residents", "page"])
+    res = signatures.loc[signatures["page"].isin(resident_pages)]
+    return res.sort_values(["page", "line"], kind="stable")
+
+
+def match_resident_lines(
+    signatures: pd.DataFrame,
+    pages: pd.DataFrame,
+    voters: pd.DataFrame,
+    placement: pd.DataFrame,
+) -> pd.DataFrame:
+    """Match the resident-page lines to the voter file (the territory-free part).
+
+    Parameters
+    ----------
+    signatures, pages, voters
+        As for :func:`resident_test`.
+    placement
+        Placement of :func:`voter_addresses` on the voters' index, with or
+        without a territory (only its ``address_norm`` column is read, when
+        there is one).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per resident-page line, on the signatures' index in page/line
+        order, :data:`RESIDENT_MATCH_COLUMNS`: the matcher's answer before the
+        match decisions, the voter's status and the territory are applied.
+        Pass it to :func:`resident_test` as ``matches``.
+    """
+    res = _resident_page_lines(signatures, pages)
+    if not len(res):
+        return pd.DataFrame({c: pd.Series(dtype=object) for c in RESIDENT_MATCH_COLUMNS})
+    return _match_lines(res, voters, placement)
+
+
+def _match_lines(res: pd.DataFrame, voters: pd.DataFrame, placement: pd.DataFrame) -> pd.DataFrame:
+    """:func:`match_resident_lines` of the resident-page lines ``res``."""
+    name_raw = _col(res, "name")
+    addr_raw = _col(res, "address")
+    split = _map_unique(name_raw, signer_name_key)
+    address_norm = normalize_addresses(addr_raw)
+    if "address_norm" in placement.columns:  # already normalised by place_addresses
+        voter_addr = placement["address_norm"].reindex(voters.index).fillna("").astype(str)
+    else:
+        voter_addr = normalize_addresses(voter_addresses(voters))
+    voter_row, score, note, ambiguous, candidates = _match_fuzzy(
+        name_raw, address_norm, voters, voter_addr
+    )
+    return pd.DataFrame(
+        {
+            "name_key": split.str[0].astype(str),
+            "s_suffix": split.str[1].astype(str),
+            "address_norm": address_norm,
+            "voter_row": voter_row,
+            "score": score,
+            "note": note,
+            "ambiguous": ambiguous,
+            "candidates": candidates,
+        },
+        index=res.index,
+    )
+
+
 def _examine_lines(
     res: pd.DataFrame,
     voters: pd.DataFrame,
     placement: pd.DataFrame,
     statuses: Collection[str],
     decisions: pd.DataFrame | None,
+    matches: pd.DataFrame,
 ) -> pd.DataFrame:
     name_raw = _col(res, "name")
-    addr_raw = _col(res, "address")
-    split = _map_unique(name_raw, signer_name_key)
-    line_keys = pd.DataFrame(
-        {
-            "name_key": split.str[0].astype(str),
-            "s_suffix": split.str[1].astype(str),
-            "address_norm": normalize_addresses(addr_raw),
-        },
-        index=res.index,
-    )
-    if "address_norm" in placement.columns:  # already normalised by place_addresses
-        voter_addr = placement["address_norm"].reindex(voters.index).fillna("").astype(str)
-    else:
-        voter_addr = normalize_addresses(voter_addresses(voters))
-    voter_row, score, note, ambiguous, candidates = _match_fuzzy(
-        name_raw, line_keys["address_norm"], voters, voter_addr
-    )
+    if not matches.index.equals(res.index):
+        raise ValueError("matches are not the resident-page lines of these signatures")
+    line_keys = matches[["name_key", "s_suffix", "address_norm"]]
+    # copies: the decisions below write into them, the caller's frame stays as it is
+    voter_row = matches["voter_row"].copy()
+    score = matches["score"].copy()
+    note = matches["note"].copy()
+    ambiguous = matches["ambiguous"].copy()
+    candidates = matches["candidates"].copy()
 
     accepted = pd.Series(False, index=res.index)
     rejected = pd.Series(False, index=res.index)
