@@ -385,3 +385,36 @@ def test_helper_thread_error_reaches_the_caller() -> None:
     with pytest.raises(ValueError, match="second half failed"):
         _in_halves(10, work)
     assert sorted((p.start, p.stop) for p in seen) == [(0, 5), (5, 10)]
+
+
+def test_cell_verdicts_on_a_long_thin_territory() -> None:
+    # a strip 100,000 long and 1 wide: the grid is capped at 4,096 cells along
+    # it and one across (cells of 24.4 x 1, segmentized steps of 12.2, not of
+    # half a metre). Lots of 10 x 10 straddle it (never inside: 10 > 1), and
+    # the verdicts never contradict the predicates
+    from pipeline.geometry.apportion import _cell_verdicts
+
+    strip = box(0, 0, 100_000, 1)
+    on = [box(x, -4.5, x + 10, 5.5) for x in range(0, 100_000, 500)]
+    geoms = np.asarray(on, dtype=object)
+    verdict = _cell_verdicts(shapely.bounds(geoms), strip)
+    assert not (verdict == 1).any()
+    assert not ((verdict == 0) & shapely.intersects(strip, geoms)).any()
+
+
+def test_cell_verdicts_settle_nothing_when_a_step_is_too_wide(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the safety valve: were a boundary step to cover more cells than allowed,
+    # every parcel is left to the predicates (unknown), and the fractions stay
+    import importlib
+
+    mod = importlib.import_module("pipeline.geometry.apportion")
+    lots = [box(x, y, x + 5, y + 5) for x in range(0, 100, 5) for y in range(0, 100, 5)]
+    territory = shapely.difference(box(0, 0, 100, 100), box(30, 30, 70, 70))
+    geoms = np.asarray(lots, dtype=object)
+    before = apportion(gpd.GeoSeries(lots), territory)
+    monkeypatch.setattr(mod, "_GRID_MAX_SPAN", 0)
+    assert (mod._cell_verdicts(shapely.bounds(geoms), territory) == -1).all()
+    monkeypatch.setattr(mod, "_GRID_MIN_PARCELS", 0)
+    pd.testing.assert_frame_equal(apportion(gpd.GeoSeries(lots), territory), before)

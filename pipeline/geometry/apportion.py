@@ -39,6 +39,10 @@ _GRID_MIN_PARCELS = 256
 #: The grid has at most this many cells a side (16 M cells in all).
 _GRID_MAX_SIDE = 4096
 
+#: A boundary step covers at most this many cells a side once widened (it
+#: covers at most 4 with steps of half a cell).
+_GRID_MAX_SPAN = 8
+
 #: Parcel arrays from which the bounding boxes are read in two threads.
 _THREAD_MIN_PARCELS = 50_000
 
@@ -255,9 +259,11 @@ def _cell_verdicts(b: FloatArray, territory: Any) -> npt.NDArray[np.int8]:
     -----
     The territory's bounding box is cut into a grid of about ``len(b)`` square
     cells. A cell is *marked* when a point of the territory's boundary can lie
-    in it or next to it: the boundary is segmentized to steps of at most half a
-    cell, and every cell of each step's box, widened by one cell on every side,
-    is marked (the widening also absorbs rounding in the cell numbers). An
+    in it or next to it: every cell of the box of each step of the boundary,
+    widened by one cell on every side, is marked (the widening also absorbs
+    rounding in the cell numbers). This holds for steps of any length; the
+    boundary is segmentized to steps of half a cell so that each marks only a
+    few cells. An
     unmarked cell holds no boundary point, so it lies wholly in the interior or
     wholly outside; a row's run of unmarked cells is connected, so one
     ``contains_xy`` test of its first cell's centre labels the whole run.
@@ -271,11 +277,16 @@ def _cell_verdicts(b: FloatArray, territory: Any) -> npt.NDArray[np.int8]:
     are the predicates' own answers, never an approximation of them.
     """
     x0, y0, x1, y1 = shapely.bounds(territory)
-    side = float(np.sqrt((x1 - x0) * (y1 - y0) / max(len(b), 1)))
+    # square cells of side ``side`` (at most _GRID_MAX_SIDE a side); a cell
+    # narrower than ``side`` is either at least side / 2 or the only one across
+    side = max(
+        float(np.sqrt((x1 - x0) * (y1 - y0) / max(len(b), 1))),
+        max(x1 - x0, y1 - y0) / _GRID_MAX_SIDE,
+    )
     gx = max(1, min(_GRID_MAX_SIDE, int(np.ceil((x1 - x0) / side))))
     gy = max(1, min(_GRID_MAX_SIDE, int(np.ceil((y1 - y0) / side))))
     w, h = (x1 - x0) / gx, (y1 - y0) / gy
-    lines = shapely.segmentize(shapely.get_parts(shapely.boundary(territory)), min(w, h) / 2)
+    lines = shapely.segmentize(shapely.get_parts(shapely.boundary(territory)), side / 2)
     xy, part = shapely.get_coordinates(lines, return_index=True)
     cx = np.floor((xy[:, 0] - x0) / w)
     cy = np.floor((xy[:, 1] - y0) / h)
@@ -288,8 +299,10 @@ def _cell_verdicts(b: FloatArray, territory: Any) -> npt.NDArray[np.int8]:
 
     lo_x, hi_x = cells(cx, gx)
     lo_y, hi_y = cells(cy, gy)
-    marked = np.zeros((gy, gx), dtype=bool)
     span = int(max((hi_x - lo_x).max(initial=0), (hi_y - lo_y).max(initial=0)))
+    if span > _GRID_MAX_SPAN:  # cannot happen with steps of side / 2; settle nothing
+        return np.full(len(b), -1, dtype=np.int8)
+    marked = np.zeros((gy, gx), dtype=bool)
     for dy in range(span + 1):
         rows = np.minimum(lo_y + dy, hi_y)
         for dx in range(span + 1):
