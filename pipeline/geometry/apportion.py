@@ -113,8 +113,11 @@ def apportion(
     computed in the planar working CRS (the ratio is unitless, so the small
     scale error of a conformal projection cancels). Parcels properly inside
     :math:`T` (no boundary contact) get :math:`f_i = 1` and parcels not
-    intersecting it get :math:`f_i = 0`, both from prepared predicates without
-    any overlay; only parcels that the territory's boundary touches are
+    intersecting it get :math:`f_i = 0`, without any overlay: most are settled
+    from their bounding boxes by a grid of cells over the territory's box
+    (a box covering only cells wholly interior, or wholly outside, needs no
+    further test), the rest by prepared predicates. Only parcels that the
+    territory's boundary touches are
     intersected, with the territory first cut into small pieces when it has
     many vertices (:math:`\\operatorname{area}(P \\cap T) = \\sum_k
     \\operatorname{area}(P \\cap T_k)` for a partition :math:`T_k`).
@@ -211,6 +214,11 @@ def _in_halves(n: int, work: Callable[[slice], None]) -> None:
     For vectorised shapely and numpy steps, which release the GIL, so the two
     halves run on two cores. The helper thread is joined before returning: none
     outlives the call (nor a fork made later).
+
+    Each half reads its own parcels; the one geometry both read, the territory,
+    must have had its bounds taken first: GEOS computes the envelope of a
+    collection (a MultiPolygon territory) lazily, on first use, and two
+    threads must not do that at once. Both callers do so.
     """
     half = n // 2
     failed: list[BaseException] = []
@@ -237,7 +245,7 @@ def _bounds_near(geoms: npt.NDArray[np.object_], territory: Any) -> tuple[FloatA
     In two threads for a large array (:func:`_in_halves`): 9.5 ms against
     5.5 ms for the boxes of 200,000 parcels on two cores.
     """
-    xmin, ymin, xmax, ymax = shapely.bounds(territory)
+    xmin, ymin, xmax, ymax = shapely.bounds(territory)  # before any thread reads it
     bounds: FloatArray = np.empty((len(geoms), 4), dtype=np.float64)
     near: BoolArray = np.empty(len(geoms), dtype=bool)
 
@@ -386,6 +394,7 @@ def _intersection_areas(geoms: npt.NDArray[np.object_], territory: Any) -> Float
         if len(geoms) < _THREAD_MIN_OVERLAYS:
             work(slice(0, len(geoms)))
         else:
+            shapely.bounds(territory)  # see _in_halves: the shared envelope, made first
             _in_halves(len(geoms), work)
         return areas
     pieces = np.asarray(_subdivide(territory, _MAX_PIECE_VERTICES), dtype=object)
