@@ -259,12 +259,9 @@ def test_middle_names_and_suffixes() -> None:
     assert "V1;V2" in lines["note"].iloc[1]
 
 
-def test_match_decisions() -> None:
-    v = pd.DataFrame(
-        [voter("V1", "Kim", "Park", "12", "OAK ST"), voter("V2", "Al", "Ng", "12", "OAK ST")]
-    )
-    s = sigs([(1, 1, "Kim J. Park", "12 Oak St"), (1, 2, "Al Ng", "12 Oak St")])
-    dec = pd.DataFrame(
+def kim_accepted_al_rejected() -> pd.DataFrame:
+    """Decisions: page 1 line 1 accepted as voter V1, page 1 line 2 rejected."""
+    return pd.DataFrame(
         {
             "page": [1, 1],
             "line": [1, 2],
@@ -273,6 +270,14 @@ def test_match_decisions() -> None:
             "note": ["", ""],
         }
     )
+
+
+def test_match_decisions() -> None:
+    v = pd.DataFrame(
+        [voter("V1", "Kim", "Park", "12", "OAK ST"), voter("V2", "Al", "Ng", "12", "OAK ST")]
+    )
+    s = sigs([(1, 1, "Kim J. Park", "12 Oak St"), (1, 2, "Al Ng", "12 Oak St")])
+    dec = kim_accepted_al_rejected()
     summary, lines, _ = run(s, v, pages("residents"), decisions=dec)
     assert lines["status"].tolist() == ["counted", "not_qualified_voter"]
     assert lines["matched_to"].tolist() == ["V1", ""]
@@ -290,15 +295,7 @@ def test_matches_made_once_serve_every_territory() -> None:
         [(1, 2, "Al Ng", "12 Oak St"), (1, 1, "Kim J. Park", "12 Oak St"), (2, 1, "X Y", "1 A")]
     )
     p = pages("residents", "owners")
-    dec = pd.DataFrame(
-        {
-            "page": [1, 1],
-            "line": [1, 2],
-            "decision": ["accept", "reject"],
-            "SBOEID": ["V1", ""],
-            "note": ["", ""],
-        }
-    )
+    dec = kim_accepted_al_rejected()
     found = match_resident_lines(s, p, v, place(v))
     assert tuple(found.columns) == RESIDENT_MATCH_COLUMNS
     # resident page only, in page/line order: Kim (row 1) then Al (row 0)
