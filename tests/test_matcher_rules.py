@@ -80,6 +80,76 @@ def test_normalize_address_text(a: str, b: str) -> None:
     assert normalize_address_text(a) == normalize_address_text(b)
 
 
+_ADDRESS_PIECES = st.sampled_from(
+    [
+        "0",
+        "007",
+        "12",
+        "1/2",
+        "12-14",
+        "12A",
+        "#",
+        "# 3",
+        "#3",
+        ",",
+        ".",
+        "&",
+        "'",
+        " ",
+        "  ",
+        "\t",
+        "Apt",
+        "Unit 2",
+        "North",
+        "N",
+        "Main",
+        "Street",
+        "ST",
+        "1st",
+        "First",
+        "Route",
+        "9",
+        "Hwy",
+        "Court",
+        "West",
+        "Ave",
+        "Oak",
+        "٣",
+        "é",
+        "-",
+        "(",
+        ")",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_ADDRESS_PIECES, min_size=0, max_size=8).map("".join))
+def test_normalize_address_texts_agree_with_one_at_a_time(text: str) -> None:
+    # the street part read once per street gives the same key as the long way, on
+    # any mix of numbers, fractions, units, commas, punctuation, white space,
+    # non-ASCII digits and letters
+    from pipeline.people.names import normalize_address_texts
+
+    normalize_address_text.cache_clear()
+    expected = normalize_address_text(text)
+    normalize_address_text.cache_clear()
+    assert normalize_address_texts([text, text]) == [expected, expected]
+
+
+def test_normalize_address_texts_by_hand() -> None:
+    # "0012 Oak Street": plain number 0012 -> "12"; "1 Oak Street" -> "1 OAK ST", so
+    # "12" + " OAK ST". "12 # 3": the unit and all after it drop -> "1" -> "12".
+    # "12 1/2 Oak St": the fraction joins the number ("1 1/2 OAK ST" -> "12 1/2 OAK ST").
+    # "12-14 Oak St" (no white space after 12) and "Oak St" have no plain number:
+    # the long way, where a hyphen is a separator -> "12 14 OAK ST"
+    from pipeline.people.names import normalize_address_texts
+
+    assert normalize_address_texts(
+        ["0012 Oak Street", "12 # 3", "12 1/2 Oak St", "12-14 Oak St", "Oak St", "000 Elm"]
+    ) == ["12 OAK ST", "12", "12 1/2 OAK ST", "12 14 OAK ST", "OAK ST", "0 ELM"]
+
+
 def test_normalize_address_fields() -> None:
     assert normalize_address("196", "Sunset", "Ave") == "196 SUNSET AVE"
     assert normalize_address("196", "Sunset", "Avenue") == normalize_address_text("196 Sunset Ave")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -37,6 +38,7 @@ __all__ = [
     "normalize_address",
     "normalize_address_columns",
     "normalize_address_text",
+    "normalize_address_texts",
     "normalize_name",
     "normalize_names",
     "person_name_parts",
@@ -392,6 +394,45 @@ def normalize_address_text(s: str) -> str:
     head = s.split(",", 1)[0]
     head = re.sub(r"#\s*", " #", head.upper())
     return _normalize_address_tokens(_clean(head).split())
+
+
+#: A free-text address that starts with a plain house number: the number, the rest.
+_PLAIN_NUMBER = re.compile(r"\s*([0-9]+)\s+(\S.*)", re.DOTALL)
+
+
+def normalize_address_texts(values: Sequence[str]) -> list[str]:
+    """:func:`normalize_address_text` of many distinct addresses, the street parts once.
+
+    Parameters
+    ----------
+    values
+        Addresses as written (each a ``str``).
+
+    Returns
+    -------
+    list of str
+        ``normalize_address_text(v)`` for each ``v``, in order.
+
+    Notes
+    -----
+    In an address that starts with a plain house number (ASCII digits, then
+    white space: ``"0012 Oak Street"``), the number is its own token and no
+    rule reads it, so the key is ``number.lstrip("0") or "0"`` followed by the
+    key of ``"1 " + rest`` without its leading ``"1"``. The rest (``"Oak
+    Street"``) is shared by every house of a street, so each street is
+    normalised once and each address costs one regular-expression match. Any
+    other address goes the long way.
+    """
+    out: list[str] = []
+    for v in values:
+        m = _PLAIN_NUMBER.fullmatch(v.split(",", 1)[0])
+        if m is not None:
+            street = normalize_address_text("1 " + m.group(2))
+            if street == "1" or street.startswith("1 "):
+                out.append((m.group(1).lstrip("0") or "0") + street[1:])
+                continue
+        out.append(normalize_address_text(v))
+    return out
 
 
 def normalize_address(number: object, street: object, suffix: object = "") -> str:

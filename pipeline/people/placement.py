@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.frames import PARCEL_KEY
-from pipeline.people.names import normalize_address_columns, normalize_address_text
+from pipeline.people.names import normalize_address_columns, normalize_address_texts
 
 __all__ = [
     "PLACEMENT_COLUMNS",
@@ -83,7 +83,7 @@ def normalize_addresses(addresses: pd.Series) -> pd.Series:
     """
     text = _text(addresses)
     codes, uniques = pd.factorize(text.to_numpy())
-    keys = np.asarray([normalize_address_text(u) for u in uniques.tolist()] + [""], dtype=object)
+    keys = np.asarray([*normalize_address_texts(uniques.tolist()), ""], dtype=object)
     return pd.Series(keys[codes], index=addresses.index, dtype=str)
 
 
