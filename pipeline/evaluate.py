@@ -114,7 +114,7 @@ SIGNATURE_SCHEDULE_COLUMNS: tuple[str, ...] = (
 #: forked child during :func:`prepare`; below it a fork costs more than it saves.
 _FORK_ROLL_RECORDS = 20_000
 #: Petitions with at least this many signature lines have their resident lines
-#: matched in a forked child during :func:`assess`.
+#: matched in a forked child during :func:`prepare`.
 _FORK_LINES = 2_000
 
 _RESIDENT_LINES = ("page", "line", "status", "matched_to", "match_score")
@@ -292,6 +292,7 @@ def prepare(
     owners, quality = pending.result() if pending is not None else parse()
 
     signatures, pages = inputs.signatures, inputs.pages
+    given = signatures is not None and pages is not None
     if signatures is None or pages is None:
         signatures = pd.DataFrame(columns=list(SIGNATURE_COLUMNS))
         pages = pd.DataFrame(columns=["page", "basis", "stated_signature_count"])
@@ -310,10 +311,10 @@ def prepare(
             pages,
             owners,
             inputs.roll,
-            decisions=inputs.match_decisions,
+            decisions=inputs.match_decisions if given else None,
             lookups=lookups,
         )
-        if inputs.signatures is not None and inputs.pages is not None:
+        if given:
             stale = stale_decisions(
                 inputs.match_decisions, signatures, pages, inputs.roll, inputs.voters
             )
