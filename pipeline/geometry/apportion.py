@@ -205,6 +205,7 @@ def apportion(
             "geometry_repaired": repaired,
         },
         index=index,
+        copy=False,  # fresh arrays of this call: wrapped, not consolidated into a copy
     )
 
 
