@@ -11,6 +11,7 @@ import pytest
 from pipeline.documents.mapping import _schedule_keys
 from pipeline.io.results import inert_text, write_csv
 from pipeline.keys import parcel_key
+from pipeline.people.matching import MatchResult, Reference
 from pipeline.people.names import normalize_name, normalize_names
 from pipeline.people.placement import place_addresses, situs_addresses, situs_index
 from pipeline.quality import data_quality
@@ -301,8 +302,22 @@ def _shares_key(q: str, fn: str) -> bool:
     return bool((first_name_keys(q) | {q[:1]}) & (first_name_keys(fn) | {fn[:1]}))
 
 
+def _john_smith(ref: Reference, address: str, *, candidates_on_accept: bool = True) -> MatchResult:
+    """``match_people`` of the written name JOHN SMITH (no suffix) at ``address``."""
+    from pipeline.people.matching import match_people
+
+    return match_people(
+        ref,
+        ("JOHN", "SMITH"),
+        "",
+        address,
+        review_name_elsewhere=True,
+        candidates_on_accept=candidates_on_accept,
+    )
+
+
 def test_match_people_without_candidates_on_accept_same_tier() -> None:
-    from pipeline.people.matching import Reference, match_people
+    from pipeline.people.matching import Reference
 
     ref = Reference.build(
         ["John", "John", "Mary"],
@@ -315,15 +330,8 @@ def test_match_people_without_candidates_on_accept_same_tier() -> None:
     )
     # JOHN SMITH at 12 OAK ST: reference 0 (name agrees, address same) -> accept;
     # without candidates on accept the tier, identity, score and note are the same
-    full = match_people(ref, ("JOHN", "SMITH"), "", "12 OAK ST", review_name_elsewhere=True)
-    lean = match_people(
-        ref,
-        ("JOHN", "SMITH"),
-        "",
-        "12 OAK ST",
-        review_name_elsewhere=True,
-        candidates_on_accept=False,
-    )
+    full = _john_smith(ref, "12 OAK ST")
+    lean = _john_smith(ref, "12 OAK ST", candidates_on_accept=False)
     assert (full.tier, full.identity, full.score) == ("accept", 0, 100.0)
     assert (lean.tier, lean.identity, lean.score, lean.note) == (
         full.tier,
@@ -333,15 +341,8 @@ def test_match_people_without_candidates_on_accept_same_tier() -> None:
     )
     assert [c.ref for c in full.candidates] == [0, 1] and lean.candidates == ()
     # JOHN SMITH at 5 PINE ST: name found elsewhere -> review, candidates kept either way
-    full = match_people(ref, ("JOHN", "SMITH"), "", "5 PINE ST", review_name_elsewhere=True)
-    lean = match_people(
-        ref,
-        ("JOHN", "SMITH"),
-        "",
-        "5 PINE ST",
-        review_name_elsewhere=True,
-        candidates_on_accept=False,
-    )
+    full = _john_smith(ref, "5 PINE ST")
+    lean = _john_smith(ref, "5 PINE ST", candidates_on_accept=False)
     assert full == lean and full.tier == "review" and [c.ref for c in lean.candidates] == [0, 1]
 
 
@@ -389,7 +390,7 @@ def test_roll_addresses_reuse_the_placement_situs() -> None:
 
 
 def test_match_people_close_address_tested_only_when_read() -> None:
-    from pipeline.people.matching import Reference, match_people
+    from pipeline.people.matching import Reference
 
     # written "12 OAK ST" (street "OAK ST"); ratio = 2 * common letters in order
     # / total length. Reference 0 John Smith at 12 OAK ST: same. Reference 1 at
@@ -406,32 +407,18 @@ def test_match_people_close_address_tested_only_when_read() -> None:
         link_identities=False,
     )
     # accept of reference 0 (same); with candidates the others show their agreement
-    full = match_people(ref, ("JOHN", "SMITH"), "", "12 OAK ST", review_name_elsewhere=True)
+    full = _john_smith(ref, "12 OAK ST")
     assert (full.tier, full.identity) == ("accept", 0)
     assert [(c.ref, c.address, c.address_kind) for c in full.candidates] == [
         (0, "same", "situs"),
         (1, "", ""),
         (2, "close", "mailing"),
     ]
-    lean = match_people(
-        ref,
-        ("JOHN", "SMITH"),
-        "",
-        "12 OAK ST",
-        review_name_elsewhere=True,
-        candidates_on_accept=False,
-    )
+    lean = _john_smith(ref, "12 OAK ST", candidates_on_accept=False)
     assert (lean.tier, lean.identity, lean.candidates) == ("accept", 0, ())
     # "12 OAKE ST" written: no one same; reference 0 ("OAK ST" vs "OAKE ST":
     # 2*6/13 = 92.3) and reference 2 ("OAKS ST" vs "OAKE ST": 2*6/14 = 85.7)
     # close -> review naming the first (p0)
-    rev = match_people(
-        ref,
-        ("JOHN", "SMITH"),
-        "",
-        "12 OAKE ST",
-        review_name_elsewhere=True,
-        candidates_on_accept=False,
-    )
+    rev = _john_smith(ref, "12 OAKE ST", candidates_on_accept=False)
     assert rev.tier == "review" and rev.note.endswith("address close (p0)")
     assert [(c.ref, c.address) for c in rev.candidates] == [(0, "close"), (1, ""), (2, "close")]
