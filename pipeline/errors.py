@@ -6,6 +6,8 @@ turns it into one line on stderr and exit code 2.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -75,3 +77,46 @@ def _rebuild_input_error(
     column: str | None,
 ) -> InputError:
     return InputError(file, problem, row=row, feature=feature, column=column)
+
+
+#: The labels by which the core names an input in an :class:`InputError`
+#: (:func:`files_named` turns them into the file).
+RATES_LABEL = "[equalization] rates"
+OVERRIDES_LABEL = "[overrides] apportionment"
+TERRITORY_LABEL = "[territory] boundary"
+
+
+def roll_label(swis: str) -> str:
+    """The label of a town's roll (its 6-digit town SWIS code)."""
+    return f"roll of town {swis}"
+
+
+def town_boundary_label(swis: str) -> str:
+    """The label of a town's boundary polygon file."""
+    return f"boundary of town {swis}"
+
+
+@contextmanager
+def files_named(sources: Mapping[str, str]) -> Iterator[None]:
+    """Re-raise an :class:`InputError` of the core with the file its label stands for.
+
+    The core works on frames and never sees a path: it names an input by a
+    label (``"roll of town 104400"``, ``"[overrides] apportionment"``). The
+    readers record which file each label stands for
+    (:attr:`pipeline.model.PetitionInputs.sources`); inside this block an
+    error naming such a label is raised again naming the file, the label kept
+    in the problem.
+    """
+    try:
+        yield
+    except InputError as exc:
+        path = sources.get(exc.file or "")
+        if path is None:
+            raise
+        raise InputError(
+            path,
+            f"{exc.problem} ({exc.file})",
+            row=exc.row,
+            feature=exc.feature,
+            column=exc.column,
+        ) from None

@@ -18,7 +18,7 @@ It runs in two stages, which :class:`pipeline.scenario.Scenario` reuses:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -31,6 +31,7 @@ from shapely.geometry.base import BaseGeometry
 
 from pipeline.config import PolicySection
 from pipeline.engines import FractionEngine, LocalEngine
+from pipeline.errors import TERRITORY_LABEL, InputError, files_named, town_boundary_label
 from pipeline.frames import PARCEL_KEY, SIGNATURE_COLUMNS
 from pipeline.geometry.area import geodesic_area_sq_mi
 from pipeline.geometry.territory import town_parts
@@ -432,6 +433,9 @@ def part_areas(
     inputs = prepared.inputs
     if all(t.boundary is not None for t in inputs.towns):
         split = town_parts(territory, {t.swis: t.boundary for t in inputs.towns if t.boundary})
+        missed = [t.swis for t in inputs.towns if t.swis not in split.parts]
+        if missed:
+            _check_town_polygons(missed, geometric_rows(), split.parts)
         if split.uncovered_area > 1e-6 * max(territory.area, 1.0):
             warnings.append(
                 f"{split.uncovered_area / max(territory.area, 1.0):.4%} of the territory "
@@ -450,12 +454,53 @@ def part_areas(
     inside = geo[PARCEL_KEY].map(prepared.parcel_area).fillna(0.0) * geo["fraction_in_territory"]
     by_town = inside.groupby(geo["town_swis"]).sum()
     total = float(by_town.sum())
+    if not total > 0:
+        raise InputError(
+            TERRITORY_LABEL,
+            "no parcel lies in the territory (beyond slivers under the sliver tolerance), "
+            "so without town polygons its town parts cannot be found: is the territory "
+            "in the right place and CRS? (or give the towns' boundary polygons)",
+        )
     out: dict[str, float] = {}
     for t in inputs.towns:
         share = float(by_town.get(t.swis, 0.0)) / total if total > 0 else 0.0
         if share > 0:
             out[t.swis] = territory_sq_mi * share
     return out
+
+
+def _check_town_polygons(
+    missed: Sequence[str], rows: pd.DataFrame, parts: Mapping[str, Any]
+) -> None:
+    """A town whose polygon misses the territory may not have parcels in it.
+
+    ``missed``: the towns whose boundary polygon does not meet the territory;
+    ``rows``: the schedule rows in the territory. A parcel of such a town placed
+    in the territory by its own polygon means that the town polygon is wrong
+    (another file, or another CRS): the filing plan (§ 2-202.1.f) would then
+    leave the town out.
+    """
+    geo = rows.loc[
+        rows["fraction_source"].isin(["geometry", "sliver"])
+        & (rows["fraction_in_territory"].astype("float64") > 0)
+    ]
+    for swis in missed:
+        mine = geo.loc[geo["town_swis"].astype("str") == swis]
+        if len(mine):
+            first = mine.iloc[0]
+            raise InputError(
+                town_boundary_label(swis),
+                f"the boundary polygon of town {swis} does not meet the territory, yet "
+                f"{len(mine)} of the town's parcels lie in it (parcel "
+                f"{first['print_key_code']}, {float(first['fraction_in_territory']):.1%} "
+                "inside): is it the town's boundary, in the right CRS?",
+            )
+    if not parts:
+        raise InputError(
+            TERRITORY_LABEL,
+            "the territory meets none of the towns' boundary polygons: is it in the right "
+            "place and CRS?",
+        )
 
 
 def _not_alleged() -> dict[str, Any]:
@@ -655,6 +700,13 @@ def assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame)
     Assessment
         The summary and the schedules behind it.
     """
+    # an input error of the core names the file behind its label
+    with files_named(prepared.inputs.sources):
+        return _assess(prepared, territory, fractions)
+
+
+def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame) -> Assessment:
+    """:func:`assess`, its input errors naming labels of inputs (not files)."""
     inputs, policy, regime = prepared.inputs, prepared.policy, prepared.regime
     warnings: list[str] = list(inputs.notes)
     territory_sq_mi = geodesic_area_sq_mi(territory, inputs.working_crs)

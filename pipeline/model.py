@@ -66,3 +66,7 @@ class PetitionInputs:
     streets: gpd.GeoDataFrame | None = None
     #: Messages of the readers: repaired geometries, reprojections, warnings.
     notes: list[str] = field(default_factory=list)
+    #: The file behind each label the core names an input by in an
+    #: :class:`~pipeline.errors.InputError` (``"roll of town 104400"`` ->
+    #: ``".../roll-104400.csv"``); for messages only, never opened.
+    sources: dict[str, str] = field(default_factory=dict)

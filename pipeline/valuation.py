@@ -25,7 +25,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.errors import InputError
+from pipeline.errors import OVERRIDES_LABEL, RATES_LABEL, InputError, roll_label
 from pipeline.frames import PARCEL_KEY, SOURCE_ROW
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.people.owners import owner_counts
@@ -65,7 +65,7 @@ SCHEDULE_COLUMNS: tuple[str, ...] = (
 PASS_REL_TOL = 1e-12
 
 #: The label used in :class:`InputError` for an apportionment override.
-_OVERRIDES = "[overrides] apportionment"
+_OVERRIDES = OVERRIDES_LABEL
 
 
 # --------------------------------------------------------------------------- apportionment
@@ -201,7 +201,7 @@ def apportion_values(
     if missing.any():
         i = int(np.flatnonzero(missing)[0])
         raise InputError(
-            f"roll of town {roll['municipality_code'].iloc[i]}",
+            roll_label(str(roll["municipality_code"].iloc[i])),
             f"no {value_basis} for parcel {roll['print_key_code'].iloc[i]} "
             f"(value basis {value_basis!r})",
             row=int(roll[SOURCE_ROW].iloc[i]),
@@ -214,7 +214,7 @@ def apportion_values(
         ov_rows = apportionment_overrides[apportionment_overrides[PARCEL_KEY] == keys.iloc[i]]
         raise InputError(
             _OVERRIDES,
-            f"value_in_territory {ov_value[i]!r} is outside 0..{value[i]!r}, "
+            f"value_in_territory {float(ov_value[i])!r} is outside 0..{float(value[i])!r}, "
             f"the {value_basis} of parcel {roll['print_key_code'].iloc[i]}",
             row=int(ov_rows[SOURCE_ROW].iloc[0]),
             column="value_in_territory",
@@ -261,7 +261,7 @@ def _check_overrides(overrides: pd.DataFrame, roll_keys: pd.Series) -> pd.DataFr
     out_of_range = frac.notna() & ((frac < 0) | (frac > 1))
     if out_of_range.any():
         i = int(np.flatnonzero(out_of_range.to_numpy())[0])
-        raise fail(i, f"fraction {frac.iloc[i]!r} is outside 0..1", "fraction_in_territory")
+        raise fail(i, f"fraction {float(frac.iloc[i])!r} is outside 0..1", "fraction_in_territory")
     dup = ov[PARCEL_KEY].duplicated()
     if dup.any():
         i = int(np.flatnonzero(dup.to_numpy())[0])
@@ -342,14 +342,14 @@ def select_rate(rates_frame: pd.DataFrame, *, swis: str, roll_year: int) -> floa
         return None
     if len(values) > 1:
         raise InputError(
-            "[equalization] rates",
+            RATES_LABEL,
             f"town {swis} has {len(values)} different rates for {roll_year}: {values}",
             row=int(given[SOURCE_ROW].iloc[1]),
             column="equalization_rate",
         )
     if values[0] <= 0:
         raise InputError(
-            "[equalization] rates",
+            RATES_LABEL,
             f"equalization rate {values[0]!r} of town {swis} for {roll_year} is not positive",
             row=int(given[SOURCE_ROW].iloc[0]),
             column="equalization_rate",
@@ -399,13 +399,13 @@ def equalize(
         if rate is None or (isinstance(rate, float) and math.isnan(rate)):
             if missing == "error":
                 raise InputError(
-                    "[equalization] rates",
+                    RATES_LABEL,
                     f"no equalization rate for town {swis}",
                     column="equalization_rate",
                 )
         elif float(rate) <= 0:
             raise InputError(
-                "[equalization] rates",
+                RATES_LABEL,
                 f"equalization rate {rate!r} of town {swis} is not positive",
                 column="equalization_rate",
             )
@@ -444,10 +444,12 @@ def credit_signers(
     signatures : pandas.DataFrame
         Index aligned with ``matches``: ``page``, ``line``, ``status`` (a
         counted line none of whose parcels lies in the territory becomes
-        ``"outside_territory"``), ``matched_to`` (``SWIS:PRINT_KEY`` of the
-        territory's records credited, ``";"``-joined, also shown for a
-        duplicate line), ``match_score``, ``person_id``, ``credit_assessed``,
-        ``credit_full`` (0 for a line not counted).
+        ``"outside_territory"``; a record listed with fraction 0, a sliver
+        snapped to 0 or an override of 0, is not in it), ``matched_to``
+        (``SWIS:PRINT_KEY`` of the territory's records credited,
+        ``";"``-joined, also shown for a duplicate line), ``match_score``,
+        ``person_id``, ``credit_assessed``, ``credit_full`` (0 for a line not
+        counted).
 
     Notes
     -----
@@ -478,7 +480,15 @@ def credit_signers(
         dtype=object,
     )
     # schedule positions of each parcel key (several roll records may share a key)
-    pos = pd.DataFrame({PARCEL_KEY: keys, "_pos": np.arange(len(sched))})
+    # that lies in the territory: a record listed with fraction 0 (a sliver
+    # snapped to 0, an override of 0) is not, an unmapped one may be
+    placed = np.ones(len(sched), dtype=bool)
+    if "fraction_in_territory" in sched.columns and "fraction_source" in sched.columns:
+        placed = ~(
+            (sched["fraction_in_territory"].astype("float64").to_numpy() == 0)
+            & (np.asarray(sched["fraction_source"], dtype=object) != "unmapped")
+        )
+    pos = pd.DataFrame({PARCEL_KEY: keys[placed], "_pos": np.flatnonzero(placed)})
 
     # one row per (signature line, owner key) for counted and duplicate lines
     status_in = np.asarray(matches["status"], dtype=object)

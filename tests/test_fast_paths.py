@@ -144,6 +144,49 @@ def test_credit_signers_reads_only_the_schedule_owners() -> None:
     assert lines["credit_assessed"].tolist() == pytest.approx([45_000.0, 0.0])
 
 
+def test_a_parcel_listed_with_fraction_0_is_not_in_the_territory_for_its_signer() -> None:
+    # parcel 1 wholly inside (90,000); parcel 2 a sliver snapped to 0; parcel 3
+    # a record without polygon or override (unmapped: placed nowhere, may be in)
+    schedule = pd.DataFrame(
+        {
+            "parcel_key": ["104401|1", "104401|2", "104401|3"],
+            "swis_code": ["104401"] * 3,
+            "print_key_code": ["1", "2", "3"],
+            "fraction_in_territory": [1.0, 0.0, 0.0],
+            "fraction_source": ["geometry", "sliver", "unmapped"],
+            "apportioned_assessed": [90_000.0, 0.0, 0.0],
+        }
+    )
+    owners = pd.DataFrame(
+        {
+            "parcel_key": ["104401|1", "104401|2", "104401|3"],
+            "owner_index": [0, 0, 0],
+            "name": ["ANN LEE", "TOM LEE", "GAS CO"],
+            "owner_count": [1, 1, 1],
+        }
+    )
+    matches = pd.DataFrame(
+        {
+            "page": [1, 1, 1],
+            "line": [1, 2, 3],
+            "status": ["counted"] * 3,
+            "owner_keys": [
+                (("104401|1", 0), ("104401|2", 0)),
+                (("104401|2", 0),),
+                (("104401|3", 0),),
+            ],
+            "match_score": [100.0] * 3,
+            "person_id": ["person:a", "person:b", "entity:c"],
+        }
+    )
+    _, lines = credit_signers(schedule, owners, matches)
+    # line 1: parcel 1 only is in the territory (90,000); line 2: its only parcel
+    # is not; line 3: the unmapped record stays a counted line with 0 credit
+    assert lines["status"].tolist() == ["counted", "outside_territory", "counted"]
+    assert lines["matched_to"].tolist() == ["104401:1", "", "104401:3"]
+    assert lines["credit_assessed"].tolist() == pytest.approx([90_000.0, 0.0, 0.0])
+
+
 # ------------------------------------------- owner index (pipeline.people.matching), issue 3
 
 

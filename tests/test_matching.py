@@ -187,6 +187,80 @@ def test_same_name_different_people_and_one_owner_of_two_parcels() -> None:
     assert m["person_id"].iloc[0] != m["person_id"].iloc[1]
 
 
+def test_a_namesake_billed_elsewhere_is_named_and_a_decision_adds_the_parcel() -> None:
+    # David Lee of 70 Pine St: parcels 9 and 10 (shared mailing address); the
+    # David Lee of parcel 11 is billed at 5 Birch Ln: another identity, named
+    # in the note, credited only when a decision accepts it, on top of 9 and 10
+    m = run([("David Lee", "70 Pine St")])
+    assert parcels(m, 0) == ["10", "9"]
+    assert "104489:11" in m["note"].iloc[0] and "match decision" in m["note"].iloc[0]
+    dec = pd.DataFrame(
+        {
+            "page": [1],
+            "line": [1],
+            "decision": ["accept"],
+            "parcel_key": ["104489|11"],
+            "swis_code": ["104489"],
+            "print_key_code": ["11"],
+            "SBOEID": [""],
+            "note": [""],
+        }
+    )
+    m = run([("David Lee", "70 Pine St")], decisions=dec)
+    assert m["status"].tolist() == ["counted"]
+    assert parcels(m, 0) == ["10", "11", "9"]
+
+
+def _own_roll_run(records: list[dict[str, str]], lines: list[tuple[str, str, str]]) -> Any:
+    roll = make_roll(records)
+    sig = pd.DataFrame(
+        {
+            "page": [1] * len(lines),
+            "line": list(range(1, len(lines) + 1)),
+            "name": [ln[0] for ln in lines],
+            "address": [ln[1] for ln in lines],
+            "town": [""] * len(lines),
+            "signing_for": [ln[2] for ln in lines],
+            "credited_assessed_value": [float("nan")] * len(lines),
+        }
+    )
+    pages = pd.DataFrame({"page": [1], "basis": ["owners"], "stated_signature_count": [0]})
+    return owner_matcher(sig, pages, parse_owners(roll), roll)
+
+
+def test_same_name_at_another_address_is_named_never_credited_unasked() -> None:
+    # a roll without mailing addresses: Jane Roe owns 1 Ash St, and a Jane Roe
+    # owns 2 Ash St. Nothing shows that they are one person (a wrong credit is
+    # worse than a review): the line is credited 1 only, its note names 2
+    m = _own_roll_run(
+        [
+            rec("1", "1 Ash St", "Jane", "", "Roe", mail="  "),
+            rec("2", "2 Ash St", "Jane", "", "Roe", mail="  "),
+            rec("3", "3 Ash St", "Sue", "", "Brown", mail="  "),
+        ],
+        [("Jane Roe", "1 Ash St", "")],
+    )
+    assert m["status"].tolist() == ["counted"]
+    assert sorted(k.split("|")[1] for k, _ in m["owner_keys"].iloc[0]) == ["1"]
+    assert "JANE ROE as owner of 104489:2 under another address" in m["note"].iloc[0]
+
+
+def test_an_entitys_holding_under_another_address_is_named() -> None:
+    # ACME LLC holds 20 (billed at 1 Ash St) and 21 (billed at 9 Elm St),
+    # addresses in common none: its officer at 9 Elm St is credited 21, and
+    # the note names 20 (for a match decision if it is the same entity)
+    m = _own_roll_run(
+        [
+            rec("20", "1 Ash St", "", "", "Acme LLC", mail="1 Ash St"),
+            rec("21", "2 Ash St", "", "", "ACME L.L.C.", mail="9 Elm St"),
+        ],
+        [("Wile Coyote", "9 Elm St", "Acme LLC")],
+    )
+    assert m["status"].tolist() == ["counted"]
+    assert sorted(k.split("|")[1] for k, _ in m["owner_keys"].iloc[0]) == ["21"]
+    assert "'ACME LLC' also holds 104489:20" in m["note"].iloc[0]
+
+
 def test_line_without_address_and_duplicate_across_pages() -> None:
     sig = pd.DataFrame(
         {

@@ -316,6 +316,70 @@ def test_rerun_gives_identical_bytes(handworked, tmp_path: Path) -> None:
             lambda r: (r / "roll-b.csv").write_text(ROLL_HEADER),
             ["roll-b.csv"],
         ),
+        # a blank value of a parcel in the territory, found by the core: the roll
+        # file is named, not the core's label for it
+        (
+            lambda r: (
+                (r / "roll-a.csv").write_text(
+                    "\n".join(
+                        line + tail
+                        for line, tail in zip(
+                            (r / "roll-a.csv").read_text().splitlines(),
+                            (",town_taxable_value", ",100000", ","),
+                            strict=True,
+                        )
+                    )
+                    + "\n"
+                ),
+                (r / "roll-b.csv").write_text(
+                    "\n".join(
+                        line + tail
+                        for line, tail in zip(
+                            (r / "roll-b.csv").read_text().splitlines(),
+                            (",town_taxable_value", ",40000", ",30000"),
+                            strict=True,
+                        )
+                    )
+                    + "\n"
+                ),
+                (r / "petition.toml").write_text(
+                    (r / "petition.toml").read_text()
+                    + '\n[policy]\nvalue_basis = "town_taxable_value"\n'
+                ),
+            ),
+            ["roll-a.csv", "row 2", "town_taxable_value", "no town_taxable_value"],
+        ),
+        # an override above the parcel's value: the overrides file, plain numbers
+        (
+            lambda r: (
+                (r / "apportionment.csv").write_text(
+                    "swis_code,print_key_code,fraction_in_territory,value_in_territory,note\n"
+                    "104489,1.-1-2,,70000,assessor\n"
+                ),
+                (r / "petition.toml").write_text(
+                    (r / "petition.toml").read_text()
+                    + '\n[overrides]\napportionment = "apportionment.csv"\n'
+                ),
+            ),
+            ["apportionment.csv", "row 1", "value_in_territory 70000.0 is outside 0..50000.0"],
+        ),
+        # town B's polygon far from the territory (a wrong file or CRS) while its
+        # parcel B1 lies half in it: the filing plan would leave town B out
+        (
+            lambda r: gpd.GeoDataFrame(geometry=[_b(9000, 9000, 9500, 9500)], crs=CRS).to_file(
+                r / "town-b.geojson", driver="GeoJSON"
+            ),
+            ["town-b.geojson", "does not meet the territory", "2.-1-1"],
+        ),
+        # a roll year asked for that the roll's records are not of
+        (
+            lambda r: (r / "petition.toml").write_text(
+                (r / "petition.toml")
+                .read_text()
+                .replace('roll = "roll-a.csv"', 'roll = "roll-a.csv"\nroll_year = 2023')
+            ),
+            ["roll-a.csv", "roll year 2022", "2023 is asked"],
+        ),
     ],
 )
 def test_bad_input_exits_2_and_leaves_results_alone(tmp_path: Path, mutate, expected) -> None:
@@ -334,6 +398,27 @@ def test_bad_input_exits_2_and_leaves_results_alone(tmp_path: Path, mutate, expe
     # the results folder is left as it was, and no partial folder remains
     assert [p.name for p in out.iterdir()] == ["earlier.txt"]
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_roll_older_than_the_last_completed_is_equalized_with_its_own_years_rate(
+    tmp_path: Path,
+) -> None:
+    # filed 2023-08-01: the last completed roll is 2023, but the rolls given
+    # are of 2022. Their values are equalized with the 2022 rates (A 100, B 50),
+    # never 2023's (A 80, B 40): part B = 20,000 / 0.5 = 40,000 full (with the
+    # 2023 rate it would be 20,000 / 0.4 = 50,000), and a warning says so
+    root = tmp_path / "p"
+    config = make_petition(root)
+    config.write_text(config.read_text().replace("filed_on = 2023-06-01", "filed_on = 2023-08-01"))
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    parts = {p["swis"]: p for p in summary["owner_test"]["parts"]}
+    assert parts["104400"]["equalization_rate"] == 100.0
+    assert parts["104600"]["equalization_rate"] == 50.0
+    assert parts["104600"]["total_full"] == 40_000.0
+    assert any("roll-b.csv" in w and "is of 2022" in w for w in summary["warnings"])
 
 
 def test_sample_command_writes_a_petition(tmp_path: Path) -> None:

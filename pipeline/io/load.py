@@ -21,7 +21,14 @@ import geopandas as gpd
 import pandas as pd
 
 from pipeline.config import PetitionConfig
-from pipeline.errors import InputError
+from pipeline.errors import (
+    OVERRIDES_LABEL,
+    RATES_LABEL,
+    TERRITORY_LABEL,
+    InputError,
+    roll_label,
+    town_boundary_label,
+)
 from pipeline.geometry import apportion, union_territory
 from pipeline.geometry.area import working_crs_for
 from pipeline.io import (
@@ -280,8 +287,21 @@ def resolve_rolls(config: PetitionConfig, *, roll_year: int | None = None) -> di
 
 
 def _roll_for_town(
-    config: PetitionConfig, index: int, roll_year: int, notes: list[str], choice: RollChoice | None
-) -> pd.DataFrame:
+    config: PetitionConfig,
+    index: int,
+    roll_year: int,
+    notes: list[str],
+    choice: RollChoice | None,
+    *,
+    chosen_by: ChosenBy = "filed_on",
+) -> tuple[pd.DataFrame, int, Path]:
+    """The roll records of a town, the roll year they are of and the (first) file read.
+
+    A roll file of one other year than ``roll_year``: when the year was derived
+    from ``filed_on``, the file's year is used (its equalization rate with it)
+    and a warning says that it is not the last completed roll; when the year
+    was asked for (``roll_year`` key, ``--roll-year``), that is an input error.
+    """
     town = config.towns[index]
     if choice is not None:  # one roll per year: the year's file(s)
         files = choice.files
@@ -317,13 +337,23 @@ def _roll_for_town(
         )
         roll = roll.loc[keep].reset_index(drop=True)
     elif years and years[0] != roll_year:
+        if chosen_by != "filed_on":
+            raise InputError(
+                where,
+                f"the records are of roll year {years[0]}, but roll year {roll_year} is asked "
+                f"for ({chosen_by})",
+                column="roll_year",
+            )
         notes.append(
-            f"{where.name}: roll year {years[0]} given, but the last completed roll as "
-            f"of {config.petition.filed_on} is {roll_year}"
+            f"{where.name}: the roll of town {town.swis} is of {years[0]}, but the last "
+            f"completed roll as of {config.petition.filed_on} is {roll_year}; the {years[0]} "
+            f"roll is used, with its {years[0]} equalization rate (§ 2-202.1.a(2) asks for "
+            f"the last completed roll)"
         )
+        roll_year = years[0]
     if roll.empty:
         raise InputError(where, f"the roll of town {town.swis} holds no record")
-    return roll
+    return roll, roll_year, where
 
 
 def _check_unlisted_towns(
@@ -415,12 +445,24 @@ def load_inputs(
 
     towns: list[Town] = []
     rolls: list[pd.DataFrame] = []
+    # the file behind each label the core names an input by (for its messages)
+    sources: dict[str, str] = {TERRITORY_LABEL: str(config.territory.boundary)}
+    if config.equalization.rates:
+        sources[RATES_LABEL] = str(config.equalization.rates)
+    if config.overrides.apportionment:
+        sources[OVERRIDES_LABEL] = str(config.overrides.apportionment)
     parcel_layers: dict[Path, gpd.GeoDataFrame] = {}
     for i, t in enumerate(config.towns):
         progress(f"Reading the roll of {t.name}")
-        year, _ = town_roll_year(config, i, roll_year=roll_year)
+        year, chosen_by = town_roll_year(config, i, roll_year=roll_year)
         choice = resolve_roll(config, i, roll_year=roll_year)
-        rolls.append(_roll_for_town(config, i, year, notes, choice))
+        town_roll, year, roll_file = _roll_for_town(
+            config, i, year, notes, choice, chosen_by=chosen_by
+        )
+        rolls.append(town_roll)
+        sources[roll_label(t.swis)] = str(roll_file)
+        if t.boundary is not None:
+            sources[town_boundary_label(t.swis)] = str(t.boundary)
         rate: float | None
         if t.equalization_rate is not None:
             rate, source = t.equalization_rate, "config"
@@ -529,4 +571,5 @@ def load_inputs(
         streets=streets,
         coterminous_with=config.territory.coterminous_with,
         notes=notes,
+        sources=sources,
     )

@@ -46,7 +46,10 @@ street is the same.
 Tiers
 -----
 * **accept**: a reference whose name is auto-acceptable *and* whose address
-  agrees exactly, and all such references are one identity.
+  agrees exactly, and all such references are one identity. Owners of the
+  same full name under other addresses are other identities (a wrong credit is
+  worse than a review): the accepted line's note names their parcels, and a
+  match decision accepting one adds it to the line's parcels.
 * **review** (``needs_review``, no credit until a match decision settles it):
   several identities would be accepted; or a reference whose name matches in a
   review tier at an agreeing or close address, or an auto-acceptable name at a
@@ -1242,7 +1245,16 @@ def _match_entity(
             if address in where
         ]
         if len(at) == 1:
-            return "counted", tuple(at[0]), 100.0, "", ()
+            others = sorted(
+                {index.labels.get(k, k) for g in groups if g is not at[0] for k, _ in g}
+            )
+            note = (
+                f"entity {norm!r} also holds {';'.join(others[:5])}"
+                + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+                + " under another address; if the same entity, a match decision (accept) "
+                "credits them too"
+            )
+            return "counted", tuple(at[0]), 100.0, note, ()
         cands: tuple[dict[str, object], ...] = tuple(
             {
                 "candidate": ";".join(sorted({index.labels.get(k, k) for k, _ in g})),
@@ -1288,6 +1300,36 @@ def _match_entity(
             cands2,
         )
     return "not_owner", (), 0.0, f"entity {signing_for!r} not on the roll", ()
+
+
+def _namesakes_note(ref: Reference, identity: int, limit: int = 5) -> str:
+    """A note naming other owners of the same full name as an accepted identity.
+
+    They are other identities (no address in common, so not linked): the same
+    person with parcels billed elsewhere, or a namesake. A wrong credit is
+    worse than a review: only a match decision credits them.
+    """
+    j = ref.members(identity)[0]
+    same = ref.by_fullname.get((ref.first[j], _compact(ref.last[j].split())))
+    if not same or len(same) < 2:
+        return ""
+    mid, suffix = ref._name_key[j][1], ref.suffix[j]
+    others = sorted(
+        {
+            ref.label[k]
+            for k in same
+            if ref.identity[k] != identity
+            and ref.suffix[k] == suffix
+            and (not mid or not ref._name_key[k][1] or ref._name_key[k][1] == mid)
+        }
+    )
+    if not others:
+        return ""
+    more = f" and {len(others) - limit} more" if len(others) > limit else ""
+    return (
+        f"the roll also lists {ref.name_of(j)} as owner of {';'.join(others[:limit])}{more} "
+        "under another address; if the same person, a match decision (accept) credits it too"
+    )
 
 
 def _decided_rows(
@@ -1342,7 +1384,8 @@ def owner_matcher(
         Match decisions (:data:`pipeline.frames.MATCH_DECISION_COLUMNS`),
         re-applied on every run: ``reject`` makes the line ``not_owner``;
         ``accept`` with a parcel credits the signer as the owner of that parcel
-        whose name is nearest (and every parcel of that identity). A decision
+        whose name is nearest (and every parcel of that identity), on top of
+        the parcels of a line matched automatically. A decision
         naming a parcel not on the roll is ignored here (reported by
         :func:`pipeline.people.review.stale_decisions`).
     situs_norm
@@ -1422,7 +1465,8 @@ def owner_matcher(
         if res.tier == "accept":
             rows = identity_rows(res.identity)
             who = person_id(rows, ref.members(res.identity)[0])
-            return "counted", rows, res.score, who, res.note, cd, (tokens, suffix)
+            nt = res.note or _namesakes_note(ref, res.identity)
+            return "counted", rows, res.score, who, nt, cd, (tokens, suffix)
         if res.tier == "review":
             return "needs_review", (), res.score, "", res.note, cd, (tokens, suffix)
         return "not_owner", (), 0.0, "", res.note, cd, (tokens, suffix)
@@ -1480,7 +1524,9 @@ def owner_matcher(
             if status[i] == "not_owner" and note[i] == "rejected by match decision":
                 continue
             tokens, suffix = parsed[i] if parsed[i][0] else person_name_parts(names[i])
-            rows_set: set[tuple[str, int]] = set()
+            # an accepted parcel adds to what the line was matched to (the same
+            # owner's parcels under another mailing address): credited for all
+            rows_set: set[tuple[str, int]] = set(keys_out[i]) if status[i] == "counted" else set()
             for key in parcels:
                 picked = _decided_rows(index, key, tokens, suffix, sfor[i].strip())
                 for r in picked:
