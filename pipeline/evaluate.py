@@ -31,7 +31,13 @@ from shapely.geometry.base import BaseGeometry
 
 from pipeline.config import PolicySection
 from pipeline.engines import FractionEngine, LocalEngine
-from pipeline.errors import TERRITORY_LABEL, InputError, files_named, town_boundary_label
+from pipeline.errors import (
+    RATES_LABEL,
+    TERRITORY_LABEL,
+    InputError,
+    files_named,
+    town_boundary_label,
+)
 from pipeline.frames import PARCEL_KEY, SIGNATURE_COLUMNS
 from pipeline.geometry.area import geodesic_area_sq_mi
 from pipeline.geometry.territory import town_parts
@@ -436,6 +442,27 @@ def part_areas(
         missed = [t.swis for t in inputs.towns if t.swis not in split.parts]
         if missed:
             _check_town_polygons(missed, geometric_rows(), split.parts)
+        tiny = [
+            swis
+            for swis, part in split.parts.items()
+            if part.area < prepared.policy.sliver_tolerance * territory.area
+        ]
+        if tiny:
+            rows = geometric_rows()
+            placed = set(
+                rows.loc[rows["fraction_in_territory"].astype("float64") > 0, "town_swis"].astype(
+                    "str"
+                )
+            )
+            for swis in tiny:
+                if swis not in placed:
+                    share = split.parts[swis].area / max(territory.area, 1.0)
+                    warnings.append(
+                        f"the part of the territory in town {swis} is {share:.4%} of it and "
+                        "holds no parcel: if it is digitising noise along the town line, "
+                        "correct the town or territory boundary (as a part, it must pass "
+                        "the owner test and it takes a copy of the petition and a deposit)"
+                    )
         if split.uncovered_area > 1e-6 * max(territory.area, 1.0):
             warnings.append(
                 f"{split.uncovered_area / max(territory.area, 1.0):.4%} of the territory "
@@ -503,6 +530,39 @@ def _check_town_polygons(
         )
 
 
+def _part_towns(
+    inputs: PetitionInputs, schedule: pd.DataFrame, areas: Mapping[str, float]
+) -> list[str]:
+    """The towns with a part of the territory, in the config's order.
+
+    A town part exists where the territory has area in the town or a record of
+    the town has value in it; a listed town the line does not reach is no part
+    (its records, unmapped ones included, cannot lie in the territory).
+    """
+    towns_col = schedule["town_swis"].astype("str")
+    value = schedule["apportioned_assessed"].astype("float64").to_numpy()
+    reached = {s for s, a in areas.items() if a > 0} | set(towns_col[value > 0])
+    listed = [t.swis for t in inputs.towns]
+    return [s for s in listed if s in reached] or listed
+
+
+def _check_rates(inputs: PetitionInputs, part_towns: Sequence[str]) -> None:
+    """A territory in several towns needs each part's equalization rate (§ 2-202.1.a(2)).
+
+    A listed town that the territory does not reach needs none.
+    """
+    if len(part_towns) < 2:
+        return
+    for town in inputs.towns:
+        if town.swis in part_towns and town.equalization_rate is None:
+            raise InputError(
+                RATES_LABEL,
+                f"no equalization rate for town {town.swis} ({town.name}) in roll year "
+                f"{town.roll_year}: a territory in several towns needs one per town",
+                column="equalization_rate",
+            )
+
+
 def _not_alleged() -> dict[str, Any]:
     return {"applies": False, "passes": None}
 
@@ -517,14 +577,8 @@ def owner_part(
     """
     policy, inputs = prepared.policy, prepared.inputs
     if "owners" in inputs.bases and prepared.regime.owner_basis_allowed:
-        # a town part exists where the territory has area in the town or a record of the
-        # town has value in it; a listed town the line does not reach is no part (its
-        # records, unmapped ones included, cannot lie in the territory)
         towns_col = schedule["town_swis"].astype("str")
-        value = schedule["apportioned_assessed"].astype("float64").to_numpy()
-        reached = {s for s, a in areas.items() if a > 0} | set(towns_col[value > 0])
-        listed = [t.swis for t in inputs.towns]
-        part_towns = [s for s in listed if s in reached] or listed
+        part_towns = _part_towns(inputs, schedule, areas)
         keep = towns_col.isin(part_towns).to_numpy()
         otest = owner_test(
             schedule.loc[keep],
@@ -533,7 +587,7 @@ def owner_part(
         )
         defs: list[Deficiency] = otest.pop("deficiencies")
         otest["value_basis_column"] = policy.value_basis
-        otest["towns_not_reached"] = [s for s in listed if s not in part_towns]
+        otest["towns_not_reached"] = [t.swis for t in inputs.towns if t.swis not in part_towns]
         return otest, defs
     return {**_not_alleged(), "value_basis_column": policy.value_basis}, []
 
@@ -731,9 +785,8 @@ def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame
     voters = inputs.voters
 
     # --- owners and signers --------------------------------------------------------------
-    schedule = equalize(
-        schedule, prepared.rates, missing="error" if prepared.several_towns else "nan"
-    )
+    _check_rates(inputs, _part_towns(inputs, schedule, areas))
+    schedule = equalize(schedule, prepared.rates, missing="nan")
     warnings += prepared.stale_warnings
     schedule, owner_lines = credit_signers(schedule, prepared.owners, prepared.matches)
     otest, odef = owner_part(prepared, schedule, areas)

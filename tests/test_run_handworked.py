@@ -438,13 +438,15 @@ def test_listed_town_the_territory_does_not_reach_is_no_part(tmp_path: Path) -> 
     A1 inside: 100,000. A2 (x 500..1000) is 400/500 = 0.8 inside: 0.8 x 50,000 = 40,000.
     One town, so the test is on assessed value: total 140,000; signers John Smith
     100,000 + Mary Jones 40,000 / 2 = 20,000 -> 120,000 / 140,000 = 85.714... % > 50.
-    Town B is no part: no part of its own, no copy to file, one deposit.
+    Town B is no part: no part of its own, no copy to file, one deposit, and
+    no equalization rate needed (the rates file here has none for B).
     """
     root = tmp_path / "p"
     config = make_petition(root)
     gpd.GeoDataFrame(geometry=[_b(0, 0, 900, 500)], crs=CRS).to_file(
         root / "territory.geojson", driver="GeoJSON"
     )
+    (root / "rates.csv").write_text("swis_code,rate_year,equalization_rate\n104400,2022,100\n")
     out = tmp_path / "results"
     proc = petition_run(str(config), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
@@ -459,6 +461,29 @@ def test_listed_town_the_territory_does_not_reach_is_no_part(tmp_path: Path) -> 
     assert owner["passes"] is True
     assert summary["filing"]["copies_with"] == []
     assert summary["filing"]["deposit_total"] == 6000
+
+
+def test_a_tiny_town_part_without_parcels_is_warned_about(tmp_path: Path) -> None:
+    """The territory x in [0, 1000.5]: a strip 0.5 ft wide in town B.
+
+    Part B: 0.5 x 500 = 250 sq ft of 500,250 (0.05 %, under the sliver
+    tolerance 0.5 %); B1's overlap 250 / 500,000 = 0.05 % of B1 snaps to 0, so
+    the part holds no parcel. It stays a part (the law files by area), with a
+    warning that it looks like digitising noise.
+    """
+    root = tmp_path / "p"
+    config = make_petition(root)
+    gpd.GeoDataFrame(geometry=[_b(0, 0, 1000.5, 500)], crs=CRS).to_file(
+        root / "territory.geojson", driver="GeoJSON"
+    )
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert [p["swis"] for p in summary["owner_test"]["parts"]] == ["104400", "104600"]
+    assert any(
+        "town 104600 is 0.0500% of it and holds no parcel" in w for w in summary["warnings"]
+    ), summary["warnings"]
 
 
 def test_territory_in_a_town_without_a_towns_table_is_bad_input(tmp_path: Path) -> None:

@@ -441,14 +441,15 @@ def load_inputs(
             )
 
     rates = read_rates(config.equalization.rates) if config.equalization.rates else None
-    multi_town = len(config.towns) > 1
 
     towns: list[Town] = []
     rolls: list[pd.DataFrame] = []
     # the file behind each label the core names an input by (for its messages)
     sources: dict[str, str] = {TERRITORY_LABEL: str(config.territory.boundary)}
-    if config.equalization.rates:
-        sources[RATES_LABEL] = str(config.equalization.rates)
+    # (no rates file: a missing rate is a matter of the config's towns)
+    rates_file = config.equalization.rates or config.source
+    if rates_file is not None:
+        sources[RATES_LABEL] = str(rates_file)
     if config.overrides.apportionment:
         sources[OVERRIDES_LABEL] = str(config.overrides.apportionment)
     parcel_layers: dict[Path, gpd.GeoDataFrame] = {}
@@ -471,13 +472,6 @@ def load_inputs(
             rate, source = found, ("rates file" if found is not None else "none")
         else:
             rate, source = None, "none"
-        if rate is None and multi_town:
-            raise InputError(
-                config.equalization.rates or config.source,
-                f"no equalization rate for town {t.swis} ({t.name}) in roll year {year}: "
-                "a territory in several towns needs one per town",
-                column="equalization_rate",
-            )
         town_boundary = None
         if t.boundary is not None:
             b, repairs = read_boundary(
