@@ -943,9 +943,12 @@ def _signature_schedule(
         from_owner = own[col].reindex(key).to_numpy() if col in own else np.full(len(base), None)
         from_res = res[col].reindex(key).to_numpy() if col in res else np.full(len(base), None)
         base[col] = np.where(is_res, from_res, from_owner)
+    # a line of no owner match has credit 0; a counted line keeps a full value
+    # that is unknown (one town without an equalization rate) empty, not 0
+    matched = key.isin(own.index) if len(own) else np.zeros(len(base), dtype=bool)
     for col in ("credit_assessed", "credit_full"):
         vals = own[col].reindex(key).to_numpy(dtype="float64") if col in own else 0.0
-        base[col] = np.where(is_res, 0.0, np.nan_to_num(vals, nan=0.0))
+        base[col] = np.where(is_res | ~matched, 0.0, vals)
     note_res = res["note"].reindex(key).to_numpy() if "note" in res else np.full(len(base), "")
     base["note"] = np.where(is_res, note_res, "")
     base["status"] = base["status"].fillna("page_defect")

@@ -35,6 +35,7 @@ overall 165,000 / 190,000 = 86.842... % -> passes.
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -461,6 +462,29 @@ def test_listed_town_the_territory_does_not_reach_is_no_part(tmp_path: Path) -> 
     assert owner["passes"] is True
     assert summary["filing"]["copies_with"] == []
     assert summary["filing"]["deposit_total"] == 6000
+
+
+def test_one_town_without_a_rate_leaves_full_credits_empty(tmp_path: Path) -> None:
+    """Town A alone (x in [0, 900]), no rates file: the test is on assessed values.
+
+    John Smith is credited A1's 100,000 assessed; its full value is unknown
+    without a rate, so his line's credit_full is empty, never 0.
+    """
+    root = tmp_path / "p"
+    config = make_petition(root)
+    gpd.GeoDataFrame(geometry=[_b(0, 0, 900, 500)], crs=CRS).to_file(
+        root / "territory.geojson", driver="GeoJSON"
+    )
+    text = config.read_text()
+    text = text[: text.index('[[towns]]\nswis = "104600"')] + text[text.index("[signers]") :]
+    config.write_text(text)
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    lines = pd.read_csv(out / "signatures.csv").set_index("line")
+    assert lines.loc[1, "status"] == "counted"
+    assert lines.loc[1, "credit_assessed"] == 100_000
+    assert math.isnan(lines.loc[1, "credit_full"])
 
 
 def test_a_tiny_town_part_without_parcels_is_warned_about(tmp_path: Path) -> None:
