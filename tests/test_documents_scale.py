@@ -18,6 +18,8 @@ import numpy as np
 import openpyxl
 import pytest
 import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pypdf import PdfReader
 from shapely.geometry import MultiPolygon, Polygon, box
 
@@ -63,6 +65,38 @@ def test_wrap_words_hand_worked() -> None:
     assert lines == ["AAA BBB", "CCC", "DDDDDDDDDDDD", "E"]
     assert _wrap_words("", 10.0, lambda s: float(len(s))) == [""]
     assert _wrap_words("A\nB", 10.0, lambda s: float(len(s))) == ["A", "B"]
+
+
+def _greedy_wrap(text: str, width: float, measure) -> list[str]:  # type: ignore[no-untyped-def]
+    """The plain greedy wrap, word by word (what the one-line shortcut must equal)."""
+    lines: list[str] = []
+    for para in text.split("\n"):
+        words = para.split()
+        if not words:
+            lines.append("")
+            continue
+        line, used = words[0], measure(words[0])
+        for word in words[1:]:
+            if used + measure(" ") + measure(word) <= width:
+                line, used = line + " " + word, used + measure(" ") + measure(word)
+            else:
+                lines.append(line)
+                line, used = word, measure(word)
+        lines.append(line)
+    return lines or [""]
+
+
+@given(
+    st.text(alphabet="ab .\n", max_size=30),
+    st.floats(min_value=0.5, max_value=40.0),
+)
+@settings(max_examples=300, deadline=None)
+def test_wrap_words_equals_the_plain_greedy_wrap(text: str, width: float) -> None:
+    # widths of 0.7 a character: sums of such floats round, the shortcut must not care
+    def measure(s: str) -> float:
+        return sum(0.7 for _ in s)
+
+    assert _wrap_words(text, width, measure) == _greedy_wrap(text, width, measure)
 
 
 def test_grid_split_keeps_every_row_once() -> None:

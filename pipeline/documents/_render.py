@@ -351,7 +351,13 @@ class _Measure:
 
 
 def _wrap_words(text: str, width: float, measure: Callable[[str], float]) -> list[str]:
-    """Greedy word wrap of ``text`` into lines no wider than ``width`` (long words overflow)."""
+    """Greedy word wrap of ``text`` into lines no wider than ``width`` (long words overflow).
+
+    A text of single-spaced words that fits on one line with room to spare
+    (more than any rounding of the sums below) is that one line.
+    """
+    if measure(text) < width * (1.0 - 1e-9) and text == " ".join(text.split()):
+        return [text] if text else [""]
     lines: list[str] = []
     space = measure(" ")
     for para in text.split("\n"):
