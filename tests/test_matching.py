@@ -79,6 +79,16 @@ OWNERS = parse_owners(ROLL)
 
 
 def run(lines: list[tuple[str, str]] | list[tuple[str, str, str]], **kw: Any) -> pd.DataFrame:
+    return _match(lines, OWNERS, ROLL, **kw)
+
+
+def _match(
+    lines: list[tuple[str, str]] | list[tuple[str, str, str]],
+    owners: pd.DataFrame,
+    roll: pd.DataFrame,
+    **kw: Any,
+) -> pd.DataFrame:
+    """The owner matcher on page 1 lines ``(name, address[, signing_for])``."""
     rows = [(*ln, "")[:3] for ln in lines]
     sig = pd.DataFrame(
         {
@@ -92,7 +102,7 @@ def run(lines: list[tuple[str, str]] | list[tuple[str, str, str]], **kw: Any) ->
         }
     )
     pages = pd.DataFrame({"page": [1], "basis": ["owners"], "stated_signature_count": [0]})
-    return owner_matcher(sig, pages, OWNERS, ROLL, **kw)
+    return owner_matcher(sig, pages, owners, roll, **kw)
 
 
 def parcels(m: pd.DataFrame, i: int) -> list[str]:
@@ -213,19 +223,7 @@ def test_a_namesake_billed_elsewhere_is_named_and_a_decision_adds_the_parcel() -
 
 def _own_roll_run(records: list[dict[str, str]], lines: list[tuple[str, str, str]]) -> Any:
     roll = make_roll(records)
-    sig = pd.DataFrame(
-        {
-            "page": [1] * len(lines),
-            "line": list(range(1, len(lines) + 1)),
-            "name": [ln[0] for ln in lines],
-            "address": [ln[1] for ln in lines],
-            "town": [""] * len(lines),
-            "signing_for": [ln[2] for ln in lines],
-            "credited_assessed_value": [float("nan")] * len(lines),
-        }
-    )
-    pages = pd.DataFrame({"page": [1], "basis": ["owners"], "stated_signature_count": [0]})
-    return owner_matcher(sig, pages, parse_owners(roll), roll)
+    return _match(lines, parse_owners(roll), roll)
 
 
 def test_same_name_at_another_address_is_named_never_credited_unasked() -> None:

@@ -163,6 +163,13 @@ town = "Harlow"
     return config
 
 
+def _add_column(path: Path, name: str, values: list[str]) -> None:
+    """Append a column to a CSV file (one value per data row)."""
+    header, *rows = path.read_text().splitlines()
+    lines = [f"{header},{name}", *(f"{r},{v}" for r, v in zip(rows, values, strict=True))]
+    path.write_text("\n".join(lines) + "\n")
+
+
 def petition_run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pipeline.cli", "run", *args],
@@ -321,28 +328,8 @@ def test_rerun_gives_identical_bytes(handworked, tmp_path: Path) -> None:
         # file is named, not the core's label for it
         (
             lambda r: (
-                (r / "roll-a.csv").write_text(
-                    "\n".join(
-                        line + tail
-                        for line, tail in zip(
-                            (r / "roll-a.csv").read_text().splitlines(),
-                            (",town_taxable_value", ",100000", ","),
-                            strict=True,
-                        )
-                    )
-                    + "\n"
-                ),
-                (r / "roll-b.csv").write_text(
-                    "\n".join(
-                        line + tail
-                        for line, tail in zip(
-                            (r / "roll-b.csv").read_text().splitlines(),
-                            (",town_taxable_value", ",40000", ",30000"),
-                            strict=True,
-                        )
-                    )
-                    + "\n"
-                ),
+                _add_column(r / "roll-a.csv", "town_taxable_value", ["100000", ""]),
+                _add_column(r / "roll-b.csv", "town_taxable_value", ["40000", "30000"]),
                 (r / "petition.toml").write_text(
                     (r / "petition.toml").read_text()
                     + '\n[policy]\nvalue_basis = "town_taxable_value"\n'
