@@ -80,19 +80,26 @@ def run(
     workers: WorkersOption = None,
 ) -> None:
     """Run the whole pipeline and write the results folder."""
+    import warnings
+
     from pipeline.run import run_petition
 
     try:
         _check_engine(engine)
-        result_dir = run_petition(
-            config,
-            out=out,
-            console=_err,
-            roll_year=roll_year,
-            engine=engine,
-            scheduler=scheduler,
-            workers=workers,
-        )
+        # numeric RuntimeWarnings of shapely/numpy on bad geometry (NaN areas,
+        # invalid values) are not for the user: what matters is reported as a
+        # warning of the run or as one line of bad input
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            result_dir = run_petition(
+                config,
+                out=out,
+                console=_err,
+                roll_year=roll_year,
+                engine=engine,
+                scheduler=scheduler,
+                workers=workers,
+            )
     except InputError as exc:
         _input_error(exc)
         return

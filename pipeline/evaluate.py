@@ -584,6 +584,7 @@ def owner_part(
             schedule.loc[keep],
             towns=part_towns,
             parts_area={s: a for s, a in areas.items() if s in part_towns},
+            rates=prepared.rates,
         )
         defs: list[Deficiency] = otest.pop("deficiencies")
         otest["value_basis_column"] = policy.value_basis

@@ -621,6 +621,7 @@ def owner_test(
     *,
     towns: Sequence[str],
     parts_area: Mapping[str, float] | None = None,
+    rates: Mapping[str, float] | None = None,
 ) -> dict[str, Any]:
     """The owner test of § 2-202.1.a(2), as the contract's ``owner_test`` object.
 
@@ -635,6 +636,9 @@ def owner_test(
     parts_area
         Optional town SWIS -> square miles of the part: added to each part as
         ``square_miles``; its towns are parts too.
+    rates
+        Optional town SWIS -> equalization rate: the rate shown for a part
+        without a record of its own (a part of area and no parcel).
 
     Returns
     -------
@@ -692,7 +696,9 @@ def owner_test(
         signer, total = (signer_f, total_f) if several else (signer_a, total_a)
         part: dict[str, Any] = {
             "swis": swis,
-            "equalization_rate": float(rate_vals[0]) if rate_vals else None,
+            "equalization_rate": float(rate_vals[0])
+            if rate_vals
+            else (float(rates[swis]) if rates is not None and swis in rates else None),
             "total_assessed": total_a,
             "signer_assessed": signer_a,
             "total_full": _num(total_f),

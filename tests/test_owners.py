@@ -154,6 +154,41 @@ def test_ownership_override_wins() -> None:
     assert owner_counts(owners).to_dict() == {"104401|5": 3, "104401|6": 1}
 
 
+def test_ownership_override_of_the_count_alone_keeps_the_roll_owners() -> None:
+    # the roll names John and Mary Smith; the assessor knows of a third tenant
+    # in common and gives only the count: both keep their place, divisor 3
+    roll = make_roll(
+        [
+            {
+                "swis_code": "104401",
+                "print_key_code": "5",
+                "primary_owner_first_name": "John",
+                "primary_owner_last_name": "Smith",
+                "additional_owner_1_first": "Mary",
+                "additional_owner_1_last_name": "Smith",
+            }
+        ]
+    )
+    ov = pd.DataFrame(
+        [
+            {
+                "parcel_key": "104401|5",
+                "swis_code": "104401",
+                "print_key_code": "5",
+                "owner_count": 3,
+                "owners": (),
+                "note": "a third tenant in common",
+                "source_row": 1,
+            }
+        ],
+        columns=list(OWNERSHIP_OVERRIDE_COLUMNS),
+    )
+    owners = parse_owners(roll, overrides=ov)
+    assert owners["name"].tolist() == ["JOHN SMITH", "MARY SMITH"]
+    assert owners["owner_source"].tolist() == ["roll", "roll"]
+    assert owner_counts(owners).to_dict() == {"104401|5": 3}
+
+
 @pytest.mark.parametrize(
     ("name", "entity"),
     [

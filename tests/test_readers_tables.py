@@ -177,6 +177,21 @@ def test_signature_bad_value(tmp_path: Path) -> None:
     assert (exc.value.row, exc.value.column) == (4, "credited_assessed_value")
 
 
+def test_signature_values_as_written_on_paper(tmp_path: Path) -> None:
+    # "$45,000", "45,000.00" and "$ 1200" are the amounts 45,000, 45,000 and
+    # 1,200; a misplaced separator ("12,34") is still refused
+    lines = (
+        '2,2,Z,Y,K,,,"$45,000"\n'
+        '2,3,Z,Y,K,,,"45,000.00"\n'
+        "2,4,Z,Y,K,,,$ 1200\n"
+    )
+    sigs = read_signatures(write(tmp_path, "signatures.csv", SIGS + lines))
+    assert sigs["credited_assessed_value"].tolist()[-3:] == [45_000.0, 45_000.0, 1_200.0]
+    with pytest.raises(InputError) as exc:
+        read_signatures(write(tmp_path, "bad.csv", SIGS + '2,2,Z,Y,K,,,"12,34"\n'))
+    assert (exc.value.row, exc.value.column) == (4, "credited_assessed_value")
+
+
 def test_signatures_against_pages(tmp_path: Path) -> None:
     pages = read_pages(write(tmp_path, "pages.csv", PAGES))
     sigs = read_signatures(write(tmp_path, "signatures.csv", SIGS + "7,1,Z,Y,K,,,\n"))

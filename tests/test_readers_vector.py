@@ -284,3 +284,23 @@ def test_real_athens_boundaries(real_data: Path) -> None:
     assert len(town) >= 1 and len(village) >= 1
     # the village lies inside the town
     assert town.union_all().buffer(1.0).contains(village.union_all())
+
+
+def test_geojson_without_a_crs_member_in_feet(tmp_path: Path) -> None:
+    # a legacy GeoJSON in NY State Plane East feet with no "crs" member: GDAL
+    # reads it as longitude/latitude (RFC 7946), which its numbers cannot be
+    p = tmp_path / "territory.geojson"
+    ring = [[700000, 1300000], [701000, 1300000], [701000, 1301000], [700000, 1300000]]
+    p.write_text(
+        '{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, '
+        f'"geometry": {{"type": "Polygon", "coordinates": [{ring}]}}}}]}}'
+    )
+    # with the config's crs: that CRS is used, and a note says why
+    gdf, notes = read_boundary(p, crs="EPSG:2260", working_crs="EPSG:2260", what="territory")
+    # a right triangle of legs 1,000 ft: 500,000 sq ft
+    assert gdf.geometry.area.sum() == pytest.approx(500_000.0)
+    assert any("not degrees" in n and "EPSG:2260" in n for n in notes)
+    # without it: bad input naming the file and the crs key
+    with pytest.raises(InputError) as exc:
+        read_boundary(p, crs=None, working_crs="EPSG:2260", what="territory")
+    assert exc.value.column == "crs" and "are not degrees" in exc.value.message

@@ -359,6 +359,26 @@ def test_rerun_gives_identical_bytes(handworked, tmp_path: Path) -> None:
             ),
             ["town-b.geojson", "does not meet the territory", "2.-1-1"],
         ),
+        # a negative value on the roll
+        (
+            lambda r: (r / "roll-a.csv").write_text(
+                (r / "roll-a.csv").read_text().replace(",50000,50000", ",-50000,50000")
+            ),
+            ["roll-a.csv", "row 2", "assessment_total", "must be at least 0"],
+        ),
+        # an ownership override of a parcel on no roll (like an apportionment one)
+        (
+            lambda r: (
+                (r / "ownership.csv").write_text(
+                    "swis_code,print_key_code,owner_count,owners,note\n104489,9.-9-9,2,,x\n"
+                ),
+                (r / "petition.toml").write_text(
+                    (r / "petition.toml").read_text()
+                    + '\n[overrides]\nownership = "ownership.csv"\n'
+                ),
+            ),
+            ["ownership.csv", "row 1", "print_key_code", "on no roll"],
+        ),
         # a roll year asked for that the roll's records are not of
         (
             lambda r: (r / "petition.toml").write_text(
@@ -491,7 +511,10 @@ def test_a_tiny_town_part_without_parcels_is_warned_about(tmp_path: Path) -> Non
     proc = petition_run(str(config), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     summary = json.loads((out / "summary.json").read_text())
-    assert [p["swis"] for p in summary["owner_test"]["parts"]] == ["104400", "104600"]
+    parts = summary["owner_test"]["parts"]
+    assert [p["swis"] for p in parts] == ["104400", "104600"]
+    # the part without a record still shows its town's 2022 rate
+    assert parts[1]["equalization_rate"] == 50.0
     assert any(
         "town 104600 is 0.0500% of it and holds no parcel" in w for w in summary["warnings"]
     ), summary["warnings"]

@@ -58,6 +58,7 @@ def write_filing_package(
     summary = evaluation.summary
     when = inputs.filed_on if isinstance(inputs.filed_on, dt.date) else dt.date(2000, 1, 1)
     counties = {t.swis: t.county or county_of_swis(t.swis) for t in inputs.towns}
+
     # the exhibits (inhabitants, description, map) and the XLSX schedules in a
     # child process, the result files and the certifications here (about even
     # halves): the same bytes either way, each document depends only on its inputs

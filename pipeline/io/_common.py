@@ -287,6 +287,24 @@ def _cast(values: pd.Series, typ: pa.DataType) -> pd.Series:
     return pd.Series(res.to_numpy(zero_copy_only=False), index=values.index, dtype=np_dtype)
 
 
+#: A dollar amount as written on paper: ``$``, thousands separators, cents.
+_MONEY_WRITTEN = r"\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(\.\d*)?"
+
+
+def to_money(
+    df: pd.DataFrame, path: str | Path, col: str, *, minimum: float | None = None
+) -> pd.Series:
+    """:func:`to_float` of an amount as written: ``$45,000.00`` -> 45000.0.
+
+    A leading ``$`` and correctly placed thousands separators are read;
+    anything else :func:`to_float` would refuse is still an error.
+    """
+    s = text(df, col)
+    written = s.str.fullmatch(_MONEY_WRITTEN)
+    plain = s.where(~written, s.str.replace(r"^\$\s*", "", regex=True).str.replace(",", ""))
+    return to_float(df.assign(**{col: plain}), path, col, minimum=minimum)
+
+
 def to_float(
     df: pd.DataFrame,
     path: str | Path,

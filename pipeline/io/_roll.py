@@ -128,7 +128,8 @@ def roll_from_text_frame(raw: pd.DataFrame, path: str | Path, *, town_swis: str)
         if col in out or col == SOURCE_ROW:
             continue
         if col in ROLL_MONEY:
-            out[col] = to_float(df, path, col, blank_ok=col != "assessment_total")
+            # values of a roll are never negative
+            out[col] = to_float(df, path, col, blank_ok=col != "assessment_total", minimum=0.0)
         else:
             out[col] = text(df, col)
     out[SOURCE_ROW] = df[SOURCE_ROW].astype("int64")

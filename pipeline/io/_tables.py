@@ -36,6 +36,7 @@ from pipeline.io._common import (
     to_enum,
     to_float,
     to_int,
+    to_money,
     to_swis,
 )
 
@@ -204,7 +205,7 @@ def read_signatures(path: str | Path) -> pd.DataFrame:
             "town": text(df, "town"),
             "signed_on": to_date(df, path, "signed_on"),
             "signing_for": text(df, "signing_for"),
-            "credited_assessed_value": to_float(df, path, "credited_assessed_value", minimum=0.0),
+            "credited_assessed_value": to_money(df, path, "credited_assessed_value", minimum=0.0),
             SOURCE_ROW: df[SOURCE_ROW],
         },
         index=df.index,

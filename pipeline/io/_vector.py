@@ -94,6 +94,23 @@ def _set_crs(
         if crs is None:
             raise InputError(path, "no CRS: set `crs` in the config", column="crs")
         return gdf.set_crs(_parse_crs(crs, path), allow_override=True)
+    if gdf.crs.is_geographic and not _lon_lat_bounds(gdf):
+        # coordinates that cannot be degrees: a GeoJSON without a "crs" member
+        # is read as longitude/latitude (RFC 7946) whatever its numbers are
+        x0, y0, x1, y1 = (float(v) for v in gdf.total_bounds)
+        if crs is None:
+            raise InputError(
+                path,
+                f"the file's CRS is {gdf.crs.to_string()} (longitude/latitude), but its "
+                f"coordinates ({x0:,.0f}..{x1:,.0f}, {y0:,.0f}..{y1:,.0f}) are not degrees: "
+                "set `crs` in the config to the CRS they are in",
+                column="crs",
+            )
+        notes.append(
+            f"{Path(path).name}: coordinates are not degrees, so the file's CRS "
+            f"({gdf.crs.to_string()}) cannot be right: the configured {crs} is used"
+        )
+        return gdf.set_crs(_parse_crs(crs, path), allow_override=True)
     if crs is not None:
         given = _parse_crs(crs, path)
         if not gdf.crs.equals(given, ignore_axis_order=True):
@@ -102,6 +119,13 @@ def _set_crs(
                 f"not the configured {crs}"
             )
     return gdf
+
+
+def _lon_lat_bounds(gdf: gpd.GeoDataFrame) -> bool:
+    """Whether every coordinate can be a longitude/latitude in degrees."""
+    x0, y0, x1, y1 = (float(v) for v in gdf.total_bounds)
+    finite = all(np.isfinite(v) for v in (x0, y0, x1, y1))
+    return not finite or (x0 >= -360.0 and x1 <= 360.0 and y0 >= -90.0 and y1 <= 90.0)
 
 
 def _check_present(geoms: np.ndarray, path: str | Path, what: str) -> None:

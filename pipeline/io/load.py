@@ -29,6 +29,7 @@ from pipeline.errors import (
     roll_label,
     town_boundary_label,
 )
+from pipeline.frames import PARCEL_KEY, SOURCE_ROW
 from pipeline.geometry import apportion, union_territory
 from pipeline.geometry.area import working_crs_for
 from pipeline.io import (
@@ -386,6 +387,27 @@ def _check_unlisted_towns(
     )
 
 
+def _ownership_overrides(path: Path, roll: pd.DataFrame) -> pd.DataFrame:
+    """:func:`read_ownership_overrides`, each parcel on a roll of the petition."""
+    overrides = read_ownership_overrides(path)
+    known = set(roll[PARCEL_KEY].astype("str"))
+    for key, swis, pk, row in zip(
+        overrides[PARCEL_KEY].astype("str"),
+        overrides["swis_code"],
+        overrides["print_key_code"],
+        overrides[SOURCE_ROW],
+        strict=True,
+    ):
+        if key not in known:
+            raise InputError(
+                path,
+                f"parcel {swis}:{pk} is on no roll of the petition",
+                row=int(row),
+                column="print_key_code",
+            )
+    return overrides
+
+
 def load_inputs(
     config: PetitionConfig, *, progress: Progress = _noop, roll_year: int | None = None
 ) -> PetitionInputs:
@@ -559,7 +581,7 @@ def load_inputs(
         apportionment_overrides=read_apportionment_overrides(o.apportionment)
         if o.apportionment
         else None,
-        ownership_overrides=read_ownership_overrides(o.ownership) if o.ownership else None,
+        ownership_overrides=_ownership_overrides(o.ownership, roll) if o.ownership else None,
         match_decisions=read_match_decisions(o.matches) if o.matches else None,
         district=district,
         streets=streets,

@@ -917,14 +917,20 @@ def _long_frame_typed(df: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def _names_of(owners: Any) -> list[str]:
+    """The names of an override's ``owners`` (a tuple, or text separated by ``;``)."""
+    if owners is None or (isinstance(owners, float) and owners != owners):
+        return []
+    names = list(owners) if isinstance(owners, (tuple, list)) else str(owners).split(";")
+    return [raw for raw in (str(x).strip() for x in names) if raw and raw.lower() != "nan"]
+
+
 def _override_owners(overrides: pd.DataFrame) -> pd.DataFrame:
     rows: list[dict[str, Any]] = []
     for key, owners in zip(overrides[PARCEL_KEY], overrides["owners"], strict=True):
-        names = list(owners) if isinstance(owners, (tuple, list)) else str(owners).split(";")
         parsed: list[ParsedOwner] = []
-        for raw in (str(x).strip() for x in names):
-            if raw and raw.lower() != "nan":
-                parsed.extend(parse_owner_text(raw, order="first_last"))
+        for raw in _names_of(owners):
+            parsed.extend(parse_owner_text(raw, order="first_last"))
         _parsed_rows(str(key), -1, parsed, rows)
     return _long_frame(rows)
 
@@ -948,8 +954,9 @@ def parse_owners(roll: pd.DataFrame, *, overrides: pd.DataFrame | None = None) -
         the free-text column :data:`OWNER_TEXT_COLUMN` (``owner_text``).
     overrides
         Ownership overrides (:data:`pipeline.frames.OWNERSHIP_OVERRIDE_COLUMNS`):
-        for a parcel listed there, its ``owners`` (names) replace the roll's
-        owners and its ``owner_count`` is the divisor.
+        for a parcel listed there, its ``owners`` (names), when given, replace
+        the roll's owners, and its ``owner_count`` is the divisor (with the
+        roll's owners when it names none).
 
     Returns
     -------
@@ -996,9 +1003,12 @@ def parse_owners(roll: pd.DataFrame, *, overrides: pd.DataFrame | None = None) -
     long["owner_source"] = long["owner_source"].fillna("roll") if "owner_source" in long else "roll"
     count_override: dict[str, int] = {}
     if overrides is not None and len(overrides):
-        ov_keys = set(overrides[PARCEL_KEY].astype("str"))
+        # an override naming owners replaces the roll's; one giving only a
+        # count keeps the roll's owners and divides by its count
+        named = overrides[[len(_names_of(v)) > 0 for v in overrides["owners"]]]
+        ov_keys = set(named[PARCEL_KEY].astype("str"))
         long = long[~long[PARCEL_KEY].isin(ov_keys)]
-        ov = _override_owners(overrides)
+        ov = _override_owners(named)
         # an overridden parcel keeps the place of its roll record
         first_row = dict(
             zip(roll[PARCEL_KEY].astype("str")[::-1], range(len(roll) - 1, -1, -1), strict=True)
