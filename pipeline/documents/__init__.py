@@ -39,9 +39,8 @@ def write_filing_package(
         The evaluation whose figures the documents present.
     meanwhile
         More writing for this process while a forked child writes the
-        exhibits and the schedules (:mod:`pipeline.tools.processes`);
-        ``petition run`` passes the writing of its result files. Its files
-        come first in the result.
+        exhibits (:mod:`pipeline.tools.processes`); ``petition run`` passes the
+        writing of its result files. Its files come first in the result.
 
     Returns
     -------
@@ -58,27 +57,23 @@ def write_filing_package(
     summary = evaluation.summary
     when = inputs.filed_on if isinstance(inputs.filed_on, dt.date) else dt.date(2000, 1, 1)
     counties = {t.swis: t.county or county_of_swis(t.swis) for t in inputs.towns}
-
-    # the exhibits (inhabitants, description, map) and the XLSX schedules in a
-    # child process, the result files and the certifications here (about even
-    # halves): the same bytes either way, each document depends only on its inputs
-    def child() -> tuple[dict[str, Path], dict[str, Path], float | None]:
-        drawn = _exhibits(directory, inputs, counties=counties, when=when, evaluation=evaluation)
-        schedules = write_schedules(
-            directory, parcels=evaluation.parcels, signatures=evaluation.signatures, when=when
-        )
-        return schedules, *drawn
-
-    forked = fork_call(child)
+    # the exhibits (inhabitants, description, map) in a child process, the rest
+    # here: the same bytes either way, each document depends only on its inputs
+    drawn = fork_call(
+        lambda: _exhibits(directory, inputs, counties=counties, when=when, evaluation=evaluation)
+    )
     try:
         first = meanwhile() if meanwhile is not None else {}
         certifications = write_certifications(
             directory, summary, evaluation.parcels, counties=counties
         )
+        schedules = write_schedules(
+            directory, parcels=evaluation.parcels, signatures=evaluation.signatures, when=when
+        )
     except BaseException:
-        forked.cancel()
+        drawn.cancel()
         raise
-    schedules, exhibits, closure_ft = forked.result()
+    exhibits, closure_ft = drawn.result()
     package: dict[str, Path] = {**certifications, **schedules, **exhibits}
     report = render_report(
         summary,
