@@ -320,6 +320,7 @@ def prepare(
             inputs.roll,
             decisions=inputs.match_decisions if given else None,
             lookups=lookups,
+            filed_on=inputs.filed_on,
         )
         if given:
             stale = stale_decisions(
@@ -804,6 +805,7 @@ def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame
             regime=regime,
             alleged="residents" in inputs.bases,
             decisions=inputs.match_decisions,
+            filed_on=inputs.filed_on,
             matches=prepared.resident_matches,
         )
     else:

@@ -300,6 +300,7 @@ class _Base:
                 regime=prep.regime,
                 alleged="residents" in inputs.bases,
                 decisions=inputs.match_decisions,
+                filed_on=inputs.filed_on,
                 matches=prep.resident_matches,
             )
             # lines that pass every check but the territory: counted when their voter is in

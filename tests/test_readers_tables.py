@@ -180,11 +180,7 @@ def test_signature_bad_value(tmp_path: Path) -> None:
 def test_signature_values_as_written_on_paper(tmp_path: Path) -> None:
     # "$45,000", "45,000.00" and "$ 1200" are the amounts 45,000, 45,000 and
     # 1,200; a misplaced separator ("12,34") is still refused
-    lines = (
-        '2,2,Z,Y,K,,,"$45,000"\n'
-        '2,3,Z,Y,K,,,"45,000.00"\n'
-        "2,4,Z,Y,K,,,$ 1200\n"
-    )
+    lines = '2,2,Z,Y,K,,,"$45,000"\n2,3,Z,Y,K,,,"45,000.00"\n2,4,Z,Y,K,,,$ 1200\n'
     sigs = read_signatures(write(tmp_path, "signatures.csv", SIGS + lines))
     assert sigs["credited_assessed_value"].tolist()[-3:] == [45_000.0, 45_000.0, 1_200.0]
     with pytest.raises(InputError) as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pandas as pd
@@ -344,3 +345,37 @@ def test_no_voters_and_not_alleged() -> None:
     summary, lines, defs = run(s, v, pages("owners"))
     assert len(lines) == 0
     assert [d["code"] for d in defs] == ["no_signatures", "resident_percent_not_met"]
+
+
+def test_a_line_signed_after_the_affidavit_or_the_filing_does_not_count() -> None:
+    # page 1 sworn on 2023-05-03, filed 2023-06-01. Ann Lee signed 2023-05-01 (in
+    # time), Bob Ray 2023-05-04 (after the oath: the witness cannot have seen it),
+    # Cy Fox on page 2 (no sworn date) 2023-06-02 (after filing): 1 of 4 = 25 %
+    v = many_voters(1)
+    v = pd.concat(
+        [
+            v,
+            pd.DataFrame(
+                [
+                    voter("V1", "Ann", "Lee", "12", "OAK ST"),
+                    voter("V2", "Bob", "Ray", "12", "OAK ST"),
+                    voter("V3", "Cy", "Fox", "12", "OAK ST"),
+                ]
+            ),
+        ],
+        ignore_index=True,
+    )
+    s = sigs(
+        [
+            (1, 1, "Ann Lee", "12 Oak St"),
+            (1, 2, "Bob Ray", "12 Oak St"),
+            (2, 1, "Cy Fox", "12 Oak St"),
+        ]
+    )
+    s["signed_on"] = ["2023-05-01", "2023-05-04", "2023-06-02"]
+    p = pages("residents", "residents").assign(sworn_on=["2023-05-03", ""])
+    summary, lines, _ = run(s, v, p, filed_on=dt.date(2023, 6, 1))
+    assert lines["status"].tolist() == ["counted", "page_defect", "page_defect"]
+    assert "after the witness's affidavit sworn on 2023-05-03" in lines["note"].iloc[1]
+    assert "after the petition was filed on 2023-06-01" in lines["note"].iloc[2]
+    assert summary["qualifying_signers"] == 1 and summary["percent"] == 25.0

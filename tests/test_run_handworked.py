@@ -494,6 +494,33 @@ def test_one_town_without_a_rate_leaves_full_credits_empty(tmp_path: Path) -> No
     assert math.isnan(lines.loc[1, "credit_full"])
 
 
+def test_an_owner_line_signed_after_the_affidavit_earns_nothing(tmp_path: Path) -> None:
+    """Mary Jones dated her line 2023-05-04, after the witness swore on 2023-05-03.
+
+    The witness cannot have seen it signed: page_defect, no credit. Part A:
+    John Smith's 100,000 of 150,000 full = 66.666... %; overall 100,000 /
+    190,000 = 52.63... % (before: 125,000 / 190,000).
+    """
+    root = tmp_path / "p"
+    config = make_petition(root)
+    sig = root / "signatures.csv"
+    sig.write_text(
+        sig.read_text().replace(
+            "Mary Jones,2 Main St,Harlow,2023-05-01", "Mary Jones,2 Main St,Harlow,2023-05-04"
+        )
+    )
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    lines = pd.read_csv(out / "signatures.csv").set_index("line")
+    assert lines.loc[2, "status"] == "page_defect"
+    assert "after the witness's affidavit sworn on 2023-05-03" in lines.loc[2, "note"]
+    assert lines.loc[2, "credit_assessed"] == 0
+    owner = json.loads((out / "summary.json").read_text())["owner_test"]
+    assert owner["signer_value"] == pytest.approx(100_000)
+    assert owner["percent"] == pytest.approx(100 * 100_000 / 190_000)
+
+
 def test_a_tiny_town_part_without_parcels_is_warned_about(tmp_path: Path) -> None:
     """The territory x in [0, 1000.5]: a strip 0.5 ft wide in town B.
 

@@ -18,7 +18,9 @@ Conventions (hand-checked in ``tests/test_checks.py``):
   1,500 from 2024);
 * designees: one to three, each with a first and a last name and an address,
   and more than half of them residing in the territory;
-* witness count: the lines of each page equal the number the witness swore to.
+* witness count: the lines of each page equal the number the witness swore to;
+* dates (:func:`late_lines`): a line signed after its page's witness affidavit,
+  or after the filing date, does not count (``page_defect``).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ __all__ = [
     "designees_check",
     "existing_village_check",
     "inhabitant_schedule",
+    "late_lines",
     "line_checks",
     "population_check",
     "sufficiency",
@@ -525,6 +528,51 @@ def witness_count_check(
         "mismatched_pages": [r["page"] for r in rows if not r["matches"]],
     }
     return part, defs
+
+
+def late_lines(signatures: pd.DataFrame, pages: pd.DataFrame, *, filed_on: Any = None) -> pd.Series:
+    """Why each line was signed too late to count (``""``: in time).
+
+    The witness swears that each person on the page signed in their presence
+    (§ 2-202.1.e(4)): a line dated after the page's affidavit (``sworn_on``)
+    is not authenticated by it, and a line dated after ``filed_on`` cannot be
+    on the petition filed. Blank dates are not judged.
+
+    Parameters
+    ----------
+    signatures
+        ``page``, ``signed_on`` (ISO date text or ``""``).
+    pages
+        ``page``, ``sworn_on`` (ISO date text or ``""``).
+    filed_on
+        The filing date (a :class:`datetime.date`, or None).
+
+    Returns
+    -------
+    pandas.Series
+        On the signatures' index: the reason, or ``""``.
+    """
+    signed = _text(signatures.get("signed_on", pd.Series("", index=signatures.index)))
+    sworn_of = dict(
+        zip(
+            pages["page"].astype("int64"),
+            _text(pages.get("sworn_on", pd.Series("", index=pages.index))),
+            strict=True,
+        )
+    )
+    sworn = signatures["page"].astype("int64").map(sworn_of).fillna("").astype("str")
+    filed = filed_on.isoformat() if hasattr(filed_on, "isoformat") else ""
+    # ISO dates compare as text
+    after_oath = (signed != "") & (sworn != "") & (signed > sworn)
+    after_filing = (signed != "") & (filed != "") & (signed > filed)
+    note = pd.Series("", index=signatures.index, dtype="str")
+    note = note.where(
+        ~after_filing, "signed on " + signed + ", after the petition was filed on " + filed
+    )
+    note = note.where(
+        ~after_oath, "signed on " + signed + ", after the witness's affidavit sworn on " + sworn
+    )
+    return note
 
 
 def line_checks(

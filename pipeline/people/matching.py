@@ -89,6 +89,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import JaroWinkler
 
 from pipeline.frames import PARCEL_KEY
+from pipeline.law.checks import late_lines
 from pipeline.people import MATCH_COLUMNS
 from pipeline.people.names import (
     first_name_keys,
@@ -1367,6 +1368,7 @@ def owner_matcher(
     decisions: pd.DataFrame | None = None,
     situs_norm: Sequence[str] | pd.Series | None = None,
     lookups: RollLookups | None = None,
+    filed_on: Any = None,
 ) -> pd.DataFrame:
     """Match the lines of owner pages to owners (:class:`pipeline.people.OwnerMatcher`).
 
@@ -1393,6 +1395,10 @@ def owner_matcher(
         (:func:`owner_references`).
     lookups
         Optional :func:`roll_lookups` of this roll (:func:`owner_references`).
+    filed_on
+        The filing date (:class:`datetime.date`): a line signed after it, or
+        after its page's witness affidavit, is ``page_defect``
+        (:func:`pipeline.law.checks.late_lines`).
 
     Returns
     -------
@@ -1430,6 +1436,7 @@ def owner_matcher(
     note = [""] * n
     cands: list[tuple[dict[str, object], ...]] = [()] * n
     parsed: list[tuple[tuple[str, ...], str]] = [((), "")] * n
+    late = late_lines(signatures, pages, filed_on=filed_on).tolist()
     ref = index.persons
 
     def identity_rows(ident: int) -> tuple[tuple[str, int], ...]:
@@ -1449,6 +1456,8 @@ def owner_matcher(
         if not names[i].strip() or not address:
             nt = "line without " + ("a name" if not names[i].strip() else "an address")
             return "page_defect", (), 0.0, "", nt, (), None
+        if late[i]:
+            return "page_defect", (), 0.0, "", late[i], (), None
         if sfor[i].strip():
             st, rows, sc, nt, cd = _match_entity(index, sfor[i], address)
             who = (

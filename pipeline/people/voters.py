@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.frames import PARCEL_KEY
+from pipeline.law.checks import late_lines
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.law.regimes import Regime
 from pipeline.people.names import (
@@ -366,6 +367,7 @@ def resident_test(
     alleged: bool = True,
     decisions: pd.DataFrame | None = None,
     matches: pd.DataFrame | None = None,
+    filed_on: Any = None,
 ) -> tuple[dict[str, Any], pd.DataFrame, list[Deficiency]]:
     """The resident test of § 2-202.1.a(1): at least 20 % of the qualified voters signed.
 
@@ -397,6 +399,9 @@ def resident_test(
         voters and placement (it does not depend on the territory, so a
         caller testing several territories matches once); computed here when
         not given.
+    filed_on
+        The filing date: a line signed after it, or after its page's witness
+        affidavit, is ``page_defect`` (:func:`pipeline.law.checks.late_lines`).
 
     Returns
     -------
@@ -429,7 +434,8 @@ def resident_test(
     if len(res):
         if matches is None:
             matches = _match_lines(res, voters, placement)
-        lines = _examine_lines(res, voters, placement, statuses, decisions, matches)
+        late = late_lines(res, pages, filed_on=filed_on)
+        lines = _examine_lines(res, voters, placement, statuses, decisions, matches, late)
     else:
         lines = _empty_lines()
     n_signers = int((lines["status"] == "counted").sum())
@@ -539,8 +545,11 @@ def _examine_lines(
     statuses: Collection[str],
     decisions: pd.DataFrame | None,
     matches: pd.DataFrame,
+    late: pd.Series | None = None,
 ) -> pd.DataFrame:
     name_raw = _col(res, "name")
+    if late is None:
+        late = pd.Series("", index=res.index, dtype="str")
     if not matches.index.equals(res.index):
         raise ValueError("matches are not the resident-page lines of these signatures")
     line_keys = matches[["name_key", "s_suffix", "address_norm"]]
@@ -599,7 +608,8 @@ def _examine_lines(
     sboeid.loc[rows.index] = _col(voters, "SBOEID").loc[rows.to_numpy()].to_numpy()
 
     ok_status = v_status.isin(_statuses(statuses))
-    defect = (name_raw == "") | (line_keys["address_norm"] == "")
+    missing = (name_raw == "") | (line_keys["address_norm"] == "")
+    defect = missing | (late != "")
     status = np.select(
         [
             defect,
@@ -626,7 +636,8 @@ def _examine_lines(
         ~(matched & ~v_placed & (status_s == "needs_review")),
         "voter's residence could not be placed",
     )
-    note = note.where(~defect, "line without " + np.where(name_raw == "", "a name", "an address"))
+    note = note.where(~(defect & ~missing), late)
+    note = note.where(~missing, "line without " + np.where(name_raw == "", "a name", "an address"))
 
     person = np.where(
         matched,
