@@ -443,27 +443,9 @@ def part_areas(
         missed = [t.swis for t in inputs.towns if t.swis not in split.parts]
         if missed:
             _check_town_polygons(missed, geometric_rows(), split.parts)
-        tiny = [
-            swis
-            for swis, part in split.parts.items()
-            if part.area < prepared.policy.sliver_tolerance * territory.area
-        ]
-        if tiny:
-            rows = geometric_rows()
-            placed = set(
-                rows.loc[rows["fraction_in_territory"].astype("float64") > 0, "town_swis"].astype(
-                    "str"
-                )
-            )
-            for swis in tiny:
-                if swis not in placed:
-                    share = split.parts[swis].area / max(territory.area, 1.0)
-                    warnings.append(
-                        f"the part of the territory in town {swis} is {share:.4%} of it and "
-                        "holds no parcel: if it is digitising noise along the town line, "
-                        "correct the town or territory boundary (as a part, it must pass "
-                        "the owner test and it takes a copy of the petition and a deposit)"
-                    )
+        warnings += _tiny_parts(
+            split.parts, territory.area, prepared.policy.sliver_tolerance, geometric_rows
+        )
         if split.uncovered_area > 1e-6 * max(territory.area, 1.0):
             warnings.append(
                 f"{split.uncovered_area / max(territory.area, 1.0):.4%} of the territory "
@@ -529,6 +511,36 @@ def _check_town_polygons(
             "the territory meets none of the towns' boundary polygons: is it in the right "
             "place and CRS?",
         )
+
+
+def _tiny_parts(
+    parts: Mapping[str, Any],
+    territory_area: float,
+    tolerance: float,
+    geometric_rows: Callable[[], pd.DataFrame],
+) -> list[str]:
+    """Warnings for town parts under ``tolerance`` of the territory holding no parcel.
+
+    Such a part is likely digitising noise along a town line; as a part, it
+    must pass the owner test and it takes a copy and a deposit (§ 2-202.1.f).
+    ``geometric_rows`` (the schedule rows in the territory) is called only
+    when a part is that small.
+    """
+    tiny = [swis for swis, part in parts.items() if part.area < tolerance * territory_area]
+    if not tiny:
+        return []
+    rows = geometric_rows()
+    inside = rows["fraction_in_territory"].astype("float64") > 0
+    placed = set(rows.loc[inside, "town_swis"].astype("str"))
+    return [
+        f"the part of the territory in town {swis} is "
+        f"{parts[swis].area / max(territory_area, 1.0):.4%} of it and holds no parcel: if it "
+        "is digitising noise along the town line, correct the town or territory boundary "
+        "(as a part, it must pass the owner test and it takes a copy of the petition and "
+        "a deposit)"
+        for swis in tiny
+        if swis not in placed
+    ]
 
 
 def _part_towns(
