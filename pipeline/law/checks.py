@@ -25,6 +25,7 @@ Conventions (hand-checked in ``tests/test_checks.py``):
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
@@ -530,7 +531,9 @@ def witness_count_check(
     return part, defs
 
 
-def late_lines(signatures: pd.DataFrame, pages: pd.DataFrame, *, filed_on: Any = None) -> pd.Series:
+def late_lines(
+    signatures: pd.DataFrame, pages: pd.DataFrame, *, filed_on: dt.date | None = None
+) -> pd.Series:
     """Why each line was signed too late to count (``""``: in time).
 
     The witness swears that each person on the page signed in their presence
@@ -561,7 +564,7 @@ def late_lines(signatures: pd.DataFrame, pages: pd.DataFrame, *, filed_on: Any =
         )
     )
     sworn = signatures["page"].astype("int64").map(sworn_of).fillna("").astype("str")
-    filed = filed_on.isoformat() if hasattr(filed_on, "isoformat") else ""
+    filed = filed_on.isoformat() if filed_on is not None else ""
     # ISO dates compare as text
     after_oath = (signed != "") & (sworn != "") & (signed > sworn)
     after_filing = (signed != "") & (filed != "") & (signed > filed)

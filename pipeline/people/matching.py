@@ -77,6 +77,7 @@ and the candidates are those of the pair-by-pair definition above.
 
 from __future__ import annotations
 
+import datetime as dt
 import heapq
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -1368,7 +1369,7 @@ def owner_matcher(
     decisions: pd.DataFrame | None = None,
     situs_norm: Sequence[str] | pd.Series | None = None,
     lookups: RollLookups | None = None,
-    filed_on: Any = None,
+    filed_on: dt.date | None = None,
 ) -> pd.DataFrame:
     """Match the lines of owner pages to owners (:class:`pipeline.people.OwnerMatcher`).
 

@@ -36,6 +36,7 @@ placed), ``page_defect`` (a line without a name or without an address,
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -367,7 +368,7 @@ def resident_test(
     alleged: bool = True,
     decisions: pd.DataFrame | None = None,
     matches: pd.DataFrame | None = None,
-    filed_on: Any = None,
+    filed_on: dt.date | None = None,
 ) -> tuple[dict[str, Any], pd.DataFrame, list[Deficiency]]:
     """The resident test of § 2-202.1.a(1): at least 20 % of the qualified voters signed.
 
