@@ -52,7 +52,7 @@ from pipeline.law.checks import (
     sufficiency,
     witness_count_check,
 )
-from pipeline.law.deficiency import Deficiency
+from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.law.filing import filing_plan
 from pipeline.law.regimes import REGIMES, Regime
 from pipeline.model import PetitionInputs
@@ -606,18 +606,31 @@ def owner_part(
     return {**_not_alleged(), "value_basis_column": policy.value_basis}, []
 
 
-def resident_absent(prepared: Prepared, warnings: list[str]) -> dict[str, Any]:
-    """The summary's ``resident_test`` when no voter file is given."""
+def resident_absent(
+    prepared: Prepared, warnings: list[str]
+) -> tuple[dict[str, Any], list[Deficiency]]:
+    """The summary's ``resident_test`` and its deficiency when no voter file is given.
+
+    Alleged without a voter file, the test fails: no qualified voter can be
+    counted (``resident_percent_not_met``, § 2-202.1.a(1)).
+    """
     if "residents" not in prepared.inputs.bases:
-        return _not_alleged()
+        return _not_alleged(), []
     warnings.append("the residents basis is alleged but no voter file is given")
-    return {
+    test = {
         "applies": True,
         "qualified_voters": 0,
         "qualifying_signers": 0,
         "percent": 0.0,
         "passes": False,
     }
+    return test, [
+        deficiency_for(
+            "resident_percent_not_met",
+            "the residents basis is alleged but no voter file is given: the qualified "
+            "voters of the territory cannot be counted",
+        )
+    ]
 
 
 def finish_summary(
@@ -664,17 +677,19 @@ def finish_summary(
     basis_part, deficiencies = basis_check(inputs.bases, regime=regime)
     deficiencies = list(deficiencies) + list(test_deficiencies)
 
-    share = None
+    share = sym_sq_mi = None
     if inputs.district is not None:
         district_area = inputs.district.area
-        sym = territory.symmetric_difference(inputs.district).area
-        share = sym / district_area if district_area > 0 else math.inf
+        sym_geom = territory.symmetric_difference(inputs.district)
+        share = sym_geom.area / district_area if district_area > 0 else math.inf
+        sym_sq_mi = geodesic_area_sq_mi(sym_geom, inputs.working_crs) if sym_geom.area else 0.0
     area, adef = area_check(
         territory_sq_mi,
         regime=regime,
         coterminous_with=inputs.coterminous_with,
         district_symmetric_difference_share=share,
         tolerance=policy.coterminous_tolerance,
+        district_symmetric_difference_sq_mi=sym_sq_mi,
     )
     deficiencies += adef
     village_overlap = None
@@ -821,7 +836,7 @@ def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame
             matches=prepared.resident_matches,
         )
     else:
-        rtest = resident_absent(prepared, warnings)
+        rtest, rdef = resident_absent(prepared, warnings)
         resident_lines = pd.DataFrame(columns=list(_RESIDENT_LINES))
 
     # --- inhabitants and designees (§ 2-200; § 2-202.1.b, c(2)) -------------------------

@@ -712,7 +712,7 @@ class Scenario:
                 b.voters.fraction(fr.fraction) >= th, b.lines.fraction(fr.fraction) >= th
             )
         else:
-            rtest = resident_absent(prep, warnings)
+            rtest, rdef = resident_absent(prep, warnings)
         if b.inhabitants is not None:
             population, pdef = self._population(b.inhabitants.fraction(fr.fraction) >= th)
         else:

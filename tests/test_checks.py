@@ -108,13 +108,18 @@ def test_area_just_over_five_fails() -> None:
 
 def test_area_exception_supported_and_not() -> None:
     # 7 sq mi, coterminous with a fire district; share 0.0005 <= tolerance 0.001 -> supported
+    # (0.0035 sq mi of a 7 sq mi district: 0.0005 of it)
     part, defs = _area(
-        7.0, coterminous_with="fire district", district_symmetric_difference_share=0.0005
+        7.0,
+        coterminous_with="fire district",
+        district_symmetric_difference_share=0.0005,
+        district_symmetric_difference_sq_mi=0.0035,
     )
     assert part["passes"] is True
     assert part["exception"] == {
         "coterminous_with": "fire district",
         "symmetric_difference_share": 0.0005,
+        "symmetric_difference_sq_mi": 0.0035,
         "supported": True,
     }
     assert defs == []
@@ -260,6 +265,32 @@ def test_population_outside_duplicates_unplaced_minors() -> None:
     assert part["anonymised"] == 3
     assert codes(defs) == ["population_below_minimum", "inhabitants_unplaced"]
     assert defs[1]["where"] == "inhabitants rows 4"
+
+
+def test_an_inhabitant_written_surname_first_is_the_same_person() -> None:
+    # "Smith, Mary B" and "Mary B. Smith" at 1 Oak St: one person listed twice;
+    # "Mary Smith Jr." there is another (a suffix): 2 inside, 1 duplicate
+    inh = pd.DataFrame(
+        {
+            "name": ["Smith, Mary B", "Mary B. Smith", "Mary Smith Jr."],
+            "address": ["1 Oak St"] * 3,
+            "town": ["K"] * 3,
+            "source_row": [1, 2, 3],
+        }
+    )
+    pl = _placement(inside=[True] * 3, placed=[True] * 3, addresses=["1 OAK ST"] * 3)
+    sched = inhabitant_schedule(inh, pl)
+    assert sched["status"].tolist() == ["inside", "duplicate", "inside"]
+
+
+def test_unplaced_inhabitants_are_reported_not_a_deficiency_when_enough_are_placed() -> None:
+    # 500 placed inside and 1 that cannot be placed: the population passes
+    # (500 >= 500) and the unplaced entry, which cannot change that, is reported
+    inh, pl = _people(501)
+    pl.loc[pl.index[-1], ["placed", "inside"]] = False
+    part, defs = population_check(inh, pl, regime=PRE)
+    assert (part["regular_inhabitants"], part["unplaced"], part["passes"]) == (500, 1, True)
+    assert codes(defs) == []
 
 
 # --------------------------------------------------------------------------- designees

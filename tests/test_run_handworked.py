@@ -521,6 +521,55 @@ def test_an_owner_line_signed_after_the_affidavit_earns_nothing(tmp_path: Path) 
     assert owner["percent"] == pytest.approx(100 * 100_000 / 190_000)
 
 
+def test_residents_alleged_without_a_voter_file_is_a_deficiency(tmp_path: Path) -> None:
+    # no voter file: no qualified voter can be counted, the test fails with its
+    # deficiency (not only a warning)
+    root = tmp_path / "p"
+    config = make_petition(root)
+    config.write_text(
+        config.read_text().replace('bases = ["owners"]', 'bases = ["owners", "residents"]')
+    )
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["resident_test"]["passes"] is False
+    assert "resident_percent_not_met" in [d["code"] for d in summary["deficiencies"]]
+    assert summary["sufficient"] is False
+
+
+def test_a_coterminous_claim_reports_the_symmetric_difference(tmp_path: Path) -> None:
+    """District x in [0, 1500], y in [0, 520] against the territory's y in [0, 500].
+
+    Symmetric difference: a strip 1,500 x 20 = 30,000 sq ft, of the district's
+    1,500 x 520 = 780,000: 0.03846...; in square miles 30,000 x 0.3048006^2 /
+    1609.347^2 = 0.0010761 (US survey feet; the ellipsoid differs from the plane
+    by the zone's scale, < 1e-3 here). More than the tolerance: not supported.
+    """
+    root = tmp_path / "p"
+    config = make_petition(root)
+    gpd.GeoDataFrame(geometry=[_b(0, 0, 1500, 520)], crs=CRS).to_file(
+        root / "district.geojson", driver="GeoJSON"
+    )
+    config.write_text(
+        config.read_text().replace(
+            'boundary = "territory.geojson"\n',
+            'boundary = "territory.geojson"\ncoterminous_with = "fire district"\n'
+            'district = "district.geojson"\n',
+            1,
+        )
+    )
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    exception = summary["area"]["exception"]
+    assert exception["symmetric_difference_share"] == pytest.approx(30_000 / 780_000)
+    assert exception["symmetric_difference_sq_mi"] == pytest.approx(0.0010761, rel=1e-3)
+    assert exception["supported"] is False
+    assert "coterminous_claim_not_supported" in [d["code"] for d in summary["deficiencies"]]
+
+
 def test_a_tiny_town_part_without_parcels_is_warned_about(tmp_path: Path) -> None:
     """The territory x in [0, 1000.5]: a strip 0.5 ft wide in town B.
 

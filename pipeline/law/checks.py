@@ -37,7 +37,7 @@ from pipeline.frames import PARCEL_KEY
 from pipeline.keys import is_village_swis
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.law.regimes import Regime
-from pipeline.people.names import normalize_name, split_name_suffix
+from pipeline.people.names import normalize_name, person_name_parts, split_name_suffix
 
 __all__ = [
     "ANONYMISED_NAME",
@@ -118,6 +118,7 @@ def area_check(
     coterminous_with: str | None,
     district_symmetric_difference_share: float | None,
     tolerance: float,
+    district_symmetric_difference_sq_mi: float | None = None,
 ) -> tuple[dict[str, Any], list[Deficiency]]:
     """The area requirement of § 2-200: at most 5 square miles, or coterminous.
 
@@ -132,17 +133,19 @@ def area_check(
         with, or ``None`` when no exception is claimed.
     district_symmetric_difference_share
         Area of the symmetric difference between the territory and the given
-        district polygon, as a share of the territory's area; ``None`` when no
+        district polygon, as a share of the district's area; ``None`` when no
         district polygon was given.
     tolerance
         Largest share that still supports the claim (digitising noise).
+    district_symmetric_difference_sq_mi
+        The same area in square miles (on the ellipsoid), reported as it is.
 
     Returns
     -------
     part : dict
         ``{"square_miles", "limit", "exception", "passes"}``; ``exception`` is
         ``None`` or ``{"coterminous_with", "symmetric_difference_share",
-        "supported"}``.
+        "symmetric_difference_sq_mi", "supported"}``.
     deficiencies : list of dict
         ``area_exceeds_limit`` when the test fails;
         ``coterminous_claim_not_supported`` when a district polygon contradicts
@@ -167,6 +170,9 @@ def area_check(
         exception = {
             "coterminous_with": coterminous_with,
             "symmetric_difference_share": None if share is None else float(share),
+            "symmetric_difference_sq_mi": None
+            if district_symmetric_difference_sq_mi is None
+            else float(district_symmetric_difference_sq_mi),
             "supported": bool(supported),
         }
         if not supported:
@@ -175,7 +181,7 @@ def area_check(
                     "coterminous_claim_not_supported",
                     f"the territory is said to be coterminous with {coterminous_with}, but "
                     f"the symmetric difference with the district polygon is "
-                    f"{100 * float(share or 0):.3f} % of the territory's area "
+                    f"{100 * float(share or 0):.3f} % of the district's area "
                     f"(tolerance {100 * tolerance:.3f} %)",
                 )
             )
@@ -260,6 +266,12 @@ def existing_village_check(
 # --------------------------------------------------------------------------- population
 
 
+def _person_key(name: str) -> str:
+    """A written name as its tokens in first-last order and its suffix."""
+    tokens, suffix = person_name_parts(name)
+    return " ".join(tokens) + "|" + suffix
+
+
 def inhabitant_schedule(inhabitants: pd.DataFrame, placement: pd.DataFrame) -> pd.DataFrame:
     """The list of regular inhabitants (§ 2-202.1.c(2)), each entry classified.
 
@@ -281,10 +293,12 @@ def inhabitant_schedule(inhabitants: pd.DataFrame, placement: pd.DataFrame) -> p
 
     Notes
     -----
-    A person is identified by normalised name + normalised address; the second
-    and later entries of one person are ``duplicate`` (whatever their
-    placement). Anonymised minors (``"Minor"``, ``"Minor child 1"``,
-    ``"(minor)"``, ``"Child of J. Smith"``) are persons like any other entry and
+    A person is identified by name (read by
+    :func:`pipeline.people.names.person_name_parts`: ``"Smith, Mary B"`` and
+    ``"Mary B. Smith"`` are one name) + normalised address; the second and
+    later entries of one person are ``duplicate`` (whatever their placement).
+    Anonymised minors (``"Minor"``, ``"Minor child 1"``, ``"(minor)"``,
+    ``"Child of J. Smith"``) are persons like any other entry and
     are identified the same way, by their label and address: ``"Minor child 1"``
     and ``"Minor child 2"`` at one address are two children, while the same
     label twice at one address is one child listed twice (number the labels to
@@ -295,7 +309,12 @@ def inhabitant_schedule(inhabitants: pd.DataFrame, placement: pd.DataFrame) -> p
     placed = placement["placed"].reindex(inhabitants.index).fillna(False).astype(bool)
     inside = placement["inside"].reindex(inhabitants.index).fillna(False).astype(bool)
     no_name = name_norm == ""
-    dup = ~no_name & pd.DataFrame({"n": name_norm, "a": addr_norm}).duplicated(keep="first")
+    # one person however the name is written: "Smith, Mary B" = "Mary B Smith",
+    # titles dropped, the suffix kept apart (names.person_name_parts)
+    written = _text(inhabitants["name"])
+    keys = {n: _person_key(n) for n in written.unique().tolist()}  # once per spelling
+    person = written.map(keys).astype(str)
+    dup = ~no_name & pd.DataFrame({"n": person, "a": addr_norm}).duplicated(keep="first")
     status = np.select(
         [no_name, dup, ~placed, inside],
         ["no_name", "duplicate", "unplaced", "inside"],
@@ -344,8 +363,10 @@ def population_check(
         ``{"regular_inhabitants", "minimum", "passes", "outside", "duplicates",
         "unplaced", "without_name", "anonymised"}``.
     deficiencies : list of dict
-        ``population_below_minimum``; ``inhabitants_unplaced`` when entries
-        cannot be placed (they are listed for review, not guessed).
+        ``population_below_minimum``; with it, ``inhabitants_unplaced`` when
+        entries cannot be placed (they are listed for review, not guessed,
+        and could make up the shortfall). With enough persons placed, the
+        unplaced entries are only reported (``unplaced``).
 
     Notes
     -----
@@ -372,7 +393,10 @@ def population_check(
             )
         )
     unplaced = sched.loc[sched["status"] == "unplaced"]
-    if len(unplaced):
+    # entries that cannot be placed are reported (the part's ``unplaced``, the
+    # schedule's status); they are a deficiency only where the count falls
+    # short, since placing them could change the verdict
+    if len(unplaced) and not passes:
         rows = (
             inhabitants.loc[unplaced.index, "source_row"].astype(str).tolist()
             if "source_row" in inhabitants.columns
