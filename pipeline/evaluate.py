@@ -58,7 +58,7 @@ from pipeline.law.regimes import REGIMES, Regime
 from pipeline.model import PetitionInputs
 from pipeline.people.matching import owner_matcher, roll_lookups
 from pipeline.people.owners import owner_quality, parse_owners
-from pipeline.people.placement import place_addresses, situs_addresses, situs_index
+from pipeline.people.placement import place_addresses, situs_addresses, situs_index, town_codes
 from pipeline.people.review import review_queue, stale_decisions, value_differences
 from pipeline.people.voters import match_resident_lines, resident_test, voter_addresses
 from pipeline.quality import data_quality
@@ -280,17 +280,35 @@ def prepare(
         nowhere = pd.Series([], dtype="float64")
         threshold = policy.straddle_voter_threshold
 
-        def place(addresses: pd.Series) -> pd.DataFrame:
-            return place_addresses(addresses, situs=situs, fractions=nowhere, threshold=threshold)
+        town_names = {t.swis: t.name for t in inputs.towns}
 
-        voter_place = place(voter_addresses(inputs.voters)) if inputs.voters is not None else None
-        inhabitant_place = (
-            place(inputs.inhabitants["address"]) if inputs.inhabitants is not None else None
+        def column(frame: pd.DataFrame, name: str) -> pd.Series:
+            return frame[name] if name in frame else pd.Series("", index=frame.index, dtype="str")
+
+        def place(addresses: pd.Series, towns: pd.Series) -> pd.DataFrame:
+            # the person's town (when it names a town of the petition) decides
+            # between parcels of one address in several towns
+            return place_addresses(
+                addresses,
+                situs=situs,
+                fractions=nowhere,
+                threshold=threshold,
+                towns=town_codes(towns, town_names),
+            )
+
+        voters = inputs.voters
+        voter_place = (
+            place(voter_addresses(voters), column(voters, "RCITY")) if voters is not None else None
         )
+        inh = inputs.inhabitants
+        inhabitant_place = place(inh["address"], column(inh, "town")) if inh is not None else None
         designee_rows = tuple(
             {"name": d.name, "address": d.address, "town": d.town} for d in inputs.designees
         )
-        designee_place = place(pd.Series([d["address"] for d in designee_rows], dtype="str"))
+        designee_place = place(
+            pd.Series([d["address"] for d in designee_rows], dtype="str"),
+            pd.Series([d["town"] for d in designee_rows], dtype="str"),
+        )
         lookups = roll_lookups(inputs.roll, situs_norm=situs_norm)
     except BaseException:
         if pending is not None:

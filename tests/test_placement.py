@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pipeline.people.placement import place_addresses, situs_addresses
+from pipeline.people.placement import place_addresses, situs_addresses, town_codes
 
 
 def _roll() -> pd.DataFrame:
@@ -32,7 +32,7 @@ def _fractions() -> pd.Series:
 
 def test_situs_addresses_normalised() -> None:
     s = situs_addresses(_roll())
-    assert list(s.columns) == ["parcel_key", "address_norm"]
+    assert list(s.columns) == ["parcel_key", "address_norm", "town_swis"]
     assert s["address_norm"].tolist() == ["12 OAK ST", "14 OAK ST", "20 ELM AVE", "20 ELM AVE", ""]
 
 
@@ -156,3 +156,32 @@ def test_address_columns_equal_the_scalar_key() -> None:
         "12 RTE 9",
     ]
     assert got.tolist() == [normalize_address(a, b, c) for a, b, c in zip(n, s, x, strict=True)]
+
+
+def test_the_town_decides_between_one_address_in_two_towns() -> None:
+    # "1 Main St" in town A (104400) and in town B (104600): ambiguous by the
+    # address alone; a person of Harlow (A) is placed on A's parcel, one of
+    # "Town of Brinton" on B's; a postal city naming no town stays unplaced
+    roll = pd.DataFrame(
+        {
+            "parcel_key": ["104489|1", "104689|1"],
+            "municipality_code": ["104400", "104600"],
+            "parcel_address_number": ["1", "1"],
+            "parcel_address_street": ["Main", "Main"],
+            "parcel_address_suff": ["St", "St"],
+        }
+    )
+    towns = town_codes(
+        pd.Series(["Harlow", "Town of Brinton", "Valatie", ""]),
+        {"104400": "Harlow", "104600": "Brinton"},
+    )
+    assert towns.tolist() == ["104400", "104600", "", ""]
+    got = place_addresses(
+        pd.Series(["1 Main Street"] * 4),
+        situs=situs_addresses(roll),
+        fractions=pd.Series({"104489|1": 1.0, "104689|1": 0.0}),
+        towns=towns,
+    )
+    assert got["parcel_key"].tolist() == ["104489|1", "104689|1", "", ""]
+    assert got["inside"].tolist() == [True, False, False, False]
+    assert got["reason"].tolist() == ["", "", "ambiguous", "ambiguous"]

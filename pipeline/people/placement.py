@@ -16,7 +16,9 @@ that cannot be placed is listed for review, not guessed"):
   which also drops unit designators (``Apt 3``, ``#2``, ``Unit B``, ``Ste 4``)
   so that every unit of an apartment house lands on the house's parcel;
 * an address equal to the situs of several parcels (a duplicated situs, a
-  condominium written per unit) is *ambiguous* and left unplaced;
+  condominium written per unit) is *ambiguous* and left unplaced, unless the
+  person's town is known and exactly one of those parcels lies in that town
+  (``1 Main St`` in each of two towns of the territory);
 * nothing else is tried (no fuzzy street names, no nearest house number).
 
 Reasons for an unplaced address (column ``reason``): ``"no_address"`` (blank),
@@ -25,7 +27,9 @@ Reasons for an unplaced address (column ``reason``): ``"no_address"`` (blank),
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -43,6 +47,7 @@ __all__ = [
     "place_addresses",
     "situs_addresses",
     "situs_index",
+    "town_codes",
 ]
 
 #: Columns of the frame :func:`place_addresses` returns.
@@ -87,6 +92,26 @@ def normalize_addresses(addresses: pd.Series) -> pd.Series:
     return pd.Series(keys[codes], index=addresses.index, dtype=str)
 
 
+def town_codes(texts: pd.Series, towns: Mapping[str, str]) -> pd.Series:
+    """The town SWIS named by each text (``""`` when it names none of ``towns``).
+
+    ``towns`` maps a town's SWIS to its name; ``"Harlow"``, ``"HARLOW"`` and
+    ``"Town of Harlow"`` all name the town Harlow. A postal city that is not
+    the town's name names none (the address alone then decides).
+    """
+
+    def key(text: str) -> str:
+        words = re.sub(r"[^A-Z0-9 ]", " ", text.upper()).split()
+        if words[:2] == ["TOWN", "OF"]:
+            words = words[2:]
+        return " ".join(words)
+
+    by_name = {key(name): swis for swis, name in towns.items()}
+    uniques = _text(texts).unique().tolist()
+    found = {u: by_name.get(key(u), "") for u in uniques}
+    return _text(texts).map(found).astype(str)
+
+
 def situs_addresses(roll: pd.DataFrame) -> pd.DataFrame:
     """The normalised situs address of every roll record.
 
@@ -100,8 +125,9 @@ def situs_addresses(roll: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Columns ``parcel_key`` and ``address_norm`` (``""`` for a record
-        without a situs address), one row per roll record, on the roll's index.
+        Columns ``parcel_key``, ``address_norm`` (``""`` for a record without a
+        situs address) and ``town_swis`` (the record's ``municipality_code``,
+        ``""`` without one), one row per roll record, on the roll's index.
 
     Notes
     -----
@@ -115,8 +141,17 @@ def situs_addresses(roll: pd.DataFrame) -> pd.DataFrame:
         _text(roll["parcel_address_street"]),
         _text(roll["parcel_address_suff"]),
     )
+    town = (
+        _text(roll["municipality_code"])
+        if "municipality_code" in roll.columns
+        else pd.Series("", index=roll.index, dtype="str")
+    )
     return pd.DataFrame(
-        {PARCEL_KEY: _text(roll[PARCEL_KEY]), "address_norm": norm.astype(str)},
+        {
+            PARCEL_KEY: _text(roll[PARCEL_KEY]),
+            "address_norm": norm.astype(str),
+            "town_swis": town.astype(str),
+        },
         index=roll.index,
     )
 
@@ -126,11 +161,14 @@ class SitusIndex:
     """The situs table reduced for lookups (:func:`situs_index`).
 
     ``size``: ``address_norm`` -> number of distinct parcels with that situs;
-    ``parcel``: ``address_norm`` -> the parcel, for the addresses of exactly one.
+    ``parcel``: ``address_norm`` -> the parcel, for the addresses of exactly one;
+    ``in_town``: ``"address_norm|town_swis"`` -> the parcel, for an address of
+    several parcels of which exactly one lies in that town.
     """
 
     size: pd.Series
     parcel: pd.Series
+    in_town: pd.Series = field(default_factory=lambda: pd.Series(dtype=object))
 
 
 def situs_index(situs: pd.DataFrame) -> SitusIndex:
@@ -150,7 +188,17 @@ def situs_index(situs: pd.DataFrame) -> SitusIndex:
     pairs = situs.loc[situs["address_norm"] != "", [PARCEL_KEY, "address_norm"]]
     pairs = pairs.drop_duplicates()
     counts = pairs.groupby("address_norm", sort=False)[PARCEL_KEY].agg(["size", "first"])
-    return SitusIndex(counts["size"], counts.loc[counts["size"] == 1, "first"])
+    in_town = pd.Series(dtype=object)
+    shared = counts.index[counts["size"] > 1]
+    if len(shared) and "town_swis" in situs.columns:
+        rows = situs.loc[
+            situs["address_norm"].isin(shared) & (situs["town_swis"] != ""),
+            [PARCEL_KEY, "address_norm", "town_swis"],
+        ].drop_duplicates()
+        by = rows["address_norm"] + "|" + rows["town_swis"]
+        per = rows[PARCEL_KEY].groupby(by.to_numpy(), sort=False).agg(["size", "first"])
+        in_town = per.loc[per["size"] == 1, "first"]
+    return SitusIndex(counts["size"], counts.loc[counts["size"] == 1, "first"], in_town)
 
 
 def place_addresses(
@@ -159,6 +207,7 @@ def place_addresses(
     situs: pd.DataFrame | SitusIndex,
     fractions: pd.Series,
     threshold: float = 0.5,
+    towns: pd.Series | None = None,
 ) -> pd.DataFrame:
     """Place each address on the one parcel whose situs address equals it.
 
@@ -176,6 +225,10 @@ def place_addresses(
     threshold
         Smallest fraction of a parcel inside the territory for its residents to
         count as inside. At exactly ``threshold`` they are inside.
+    towns
+        Optional town SWIS of each address (``""`` when unknown), on the index
+        of ``addresses``: an address of several parcels is placed on the one
+        in that town, when there is exactly one.
 
     Returns
     -------
@@ -204,6 +257,11 @@ def place_addresses(
     index = situs if isinstance(situs, SitusIndex) else situs_index(situs)
     n_candidates = norm.map(index.size).fillna(0).astype("int64")
     key = norm.map(index.parcel)
+    if towns is not None and len(index.in_town):
+        town = towns.reindex(addresses.index).fillna("").astype(str)
+        tied = key.isna() & (n_candidates > 1) & (town != "")
+        if tied.any():
+            key = key.where(~tied, (norm + "|" + town).map(index.in_town))
     placed = key.notna() & (norm != "")
     key_text = key.where(placed, "").astype(str)
 
