@@ -52,6 +52,9 @@ class TerritorySection(_Section):
     district: Path | None = None
     #: Added: street centrelines for the streets description (§ 2-202.1.c(1)(b)).
     streets: Path | None = None
+    #: Added: boundaries of existing villages (a territory may include no part
+    #: of one, § 2-200): an overlap is ``includes_existing_village``.
+    villages: Path | None = None
 
 
 class TownSection(_Section):
@@ -163,6 +166,8 @@ class PetitionConfig(_Section):
             files["territory.district"] = self.territory.district
         if self.territory.streets:
             files["territory.streets"] = self.territory.streets
+        if self.territory.villages:
+            files["territory.villages"] = self.territory.villages
         for town in self.towns:
             if isinstance(town.roll, tuple):  # a list of yearly rolls: each file by its index
                 files.update({f"towns.{town.swis}.roll[{i}]": r for i, r in enumerate(town.roll)})
@@ -213,7 +218,7 @@ class PetitionConfig(_Section):
 
 
 _PATH_KEYS: dict[str, tuple[str, ...]] = {
-    "territory": ("boundary", "district", "streets"),
+    "territory": ("boundary", "district", "streets", "villages"),
     "towns": ("roll", "parcels", "boundary"),
     "equalization": ("rates",),
     "signers": ("pages", "signatures"),

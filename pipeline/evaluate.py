@@ -39,6 +39,7 @@ from pipeline.errors import (
     town_boundary_label,
 )
 from pipeline.frames import PARCEL_KEY, SIGNATURE_COLUMNS
+from pipeline.geometry.apportion import polygonal
 from pipeline.geometry.area import geodesic_area_sq_mi
 from pipeline.geometry.territory import town_parts
 from pipeline.law.checks import (
@@ -712,8 +713,19 @@ def finish_summary(
     deficiencies += adef
     village_overlap = None
     if inputs.villages is not None:
-        overlap = territory.intersection(inputs.villages)
-        village_overlap = geodesic_area_sq_mi(overlap, inputs.working_crs)
+        overlap = polygonal(territory.intersection(inputs.villages))
+        if overlap.is_empty:
+            village_overlap = 0.0
+        elif overlap.area < policy.sliver_tolerance * territory.area:
+            # along a shared boundary, digitising noise: not a part of the village
+            village_overlap = 0.0
+            warnings.append(
+                f"the territory overlaps a village polygon by "
+                f"{geodesic_area_sq_mi(overlap, inputs.working_crs):.6f} square miles, "
+                "under the sliver tolerance: taken as digitising noise along the boundary"
+            )
+        else:
+            village_overlap = geodesic_area_sq_mi(overlap, inputs.working_crs)
     village, vdef = existing_village_check(in_territory_swis, village_overlap_sq_mi=village_overlap)
     deficiencies += vdef
     deficiencies += prepared.page_deficiencies

@@ -570,6 +570,43 @@ def test_a_coterminous_claim_reports_the_symmetric_difference(tmp_path: Path) ->
     assert "coterminous_claim_not_supported" in [d["code"] for d in summary["deficiencies"]]
 
 
+@pytest.mark.parametrize(
+    ("x0", "includes"),
+    [
+        # a village over x in [1200, 1800]: 300 x 500 = 150,000 sq ft of the
+        # territory's 750,000 (20 %): the territory includes part of it
+        (1200.0, True),
+        # a village from x = 1499.5: 0.5 x 500 = 250 sq ft (0.033 %, under the
+        # sliver tolerance 0.5 %): digitising noise along a shared boundary
+        (1499.5, False),
+    ],
+)
+def test_a_village_polygon_overlapping_the_territory(
+    tmp_path: Path, x0: float, includes: bool
+) -> None:
+    root = tmp_path / "p"
+    config = make_petition(root)
+    gpd.GeoDataFrame(geometry=[_b(x0, 0, 1800, 500)], crs=CRS).to_file(
+        root / "villages.geojson", driver="GeoJSON"
+    )
+    config.write_text(
+        config.read_text().replace(
+            'boundary = "territory.geojson"\n',
+            'boundary = "territory.geojson"\nvillages = "villages.geojson"\n',
+            1,
+        )
+    )
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["territory"]["includes_existing_village"] is includes
+    codes = [d["code"] for d in summary["deficiencies"]]
+    assert ("includes_existing_village" in codes) is includes
+    if not includes:
+        assert any("digitising noise" in w for w in summary["warnings"])
+
+
 def test_a_tiny_town_part_without_parcels_is_warned_about(tmp_path: Path) -> None:
     """The territory x in [0, 1000.5]: a strip 0.5 ft wide in town B.
 

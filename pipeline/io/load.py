@@ -447,6 +447,16 @@ def load_inputs(
         )
         notes.extend(repairs)
         district = d.geometry.union_all()
+    villages = None
+    if config.territory.villages is not None:
+        v, repairs = read_boundary(
+            config.territory.villages,
+            crs=config.territory.crs,
+            working_crs=working_crs,
+            what="village",
+        )
+        notes.extend(repairs)
+        villages = v.geometry.union_all()
     streets = None
     if config.territory.streets is not None:
         streets = read_lines(
@@ -584,6 +594,7 @@ def load_inputs(
         ownership_overrides=_ownership_overrides(o.ownership, roll) if o.ownership else None,
         match_decisions=read_match_decisions(o.matches) if o.matches else None,
         district=district,
+        villages=villages,
         streets=streets,
         coterminous_with=config.territory.coterminous_with,
         notes=notes,
