@@ -140,6 +140,10 @@ class Evaluation:
     warnings: list[str] = field(default_factory=list)
     #: Lines to review with their candidates and evidence (``review.csv``).
     review: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: Voters whose residence could not be placed on a parcel
+    #: (``voters-unplaced.csv``: listed for review, not guessed, rules § 3);
+    #: None without a voter file.
+    unplaced_voters: pd.DataFrame | None = None
 
 
 # --------------------------------------------------------------------------- stage 1
@@ -966,7 +970,47 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
         review=review_queue(
             prepared.signatures, prepared.pages, prepared.matches, assessment.resident_lines
         ),
+        unplaced_voters=_unplaced_voters(inputs.voters, prepared.voter_place),
     )
+
+
+#: Columns of ``voters-unplaced.csv`` (no date of birth: only what a review needs).
+UNPLACED_VOTER_COLUMNS: tuple[str, ...] = (
+    "SBOEID",
+    "LASTNAME",
+    "FIRSTNAME",
+    "STATUS",
+    "residence",
+    "reason",
+    "candidates",
+)
+
+
+def _unplaced_voters(
+    voters: pd.DataFrame | None, placement: pd.DataFrame | None
+) -> pd.DataFrame | None:
+    """The voters whose residence address names no parcel, or several (rules § 3)."""
+    if voters is None or placement is None:
+        return None
+    unplaced = ~placement["placed"].reindex(voters.index).fillna(False).astype(bool)
+    rows = voters.loc[unplaced]
+    place = placement.reindex(rows.index)
+
+    def col(name: str) -> pd.Series:
+        return rows[name].astype("str") if name in rows else pd.Series("", index=rows.index)
+
+    out = pd.DataFrame(
+        {
+            "SBOEID": col("SBOEID"),
+            "LASTNAME": col("LASTNAME"),
+            "FIRSTNAME": col("FIRSTNAME"),
+            "STATUS": col("STATUS"),
+            "residence": voter_addresses(rows),
+            "reason": place["reason"].astype("str"),
+            "candidates": place["candidates"].astype("int64"),
+        }
+    )
+    return out.loc[:, list(UNPLACED_VOTER_COLUMNS)].reset_index(drop=True)
 
 
 def _parcel_schedule(schedule: pd.DataFrame, value_basis: str) -> pd.DataFrame:

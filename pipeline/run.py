@@ -62,6 +62,9 @@ def write_results(
         if evaluation.inhabitants is not None:
             files["inhabitants.csv"] = directory / "inhabitants.csv"
             write_csv(files["inhabitants.csv"], evaluation.inhabitants)
+        if evaluation.unplaced_voters is not None:
+            files["voters-unplaced.csv"] = directory / "voters-unplaced.csv"
+            write_csv(files["voters-unplaced.csv"], evaluation.unplaced_voters)
         return files
 
     if inputs is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from pypdf import PdfReader
 
@@ -57,6 +58,26 @@ def test_package_files_and_two_town_figures(two_towns: tuple[Path, Path]) -> Non
     for d in summary["deficiencies"]:
         assert d["code"] in report
     assert "data:image/png;base64," in report
+
+
+def test_unplaced_voters_are_listed_without_dates_of_birth(two_towns: tuple[Path, Path]) -> None:
+    # every voter whose residence names no parcel (or several) is listed for
+    # review: as many rows as the resident test's voters_unplaced, no DOB
+    _, out = two_towns
+    summary = json.loads((out / "summary.json").read_text())
+    listed = pd.read_csv(out / "voters-unplaced.csv", dtype=str, keep_default_na=False)
+    assert list(listed.columns) == [
+        "SBOEID",
+        "LASTNAME",
+        "FIRSTNAME",
+        "STATUS",
+        "residence",
+        "reason",
+        "candidates",
+    ]
+    assert len(listed) == summary["resident_test"]["voters_unplaced"]
+    assert set(listed["reason"]) <= {"no_address", "no_match", "ambiguous"}
+    assert "DOB" not in (out / "voters-unplaced.csv").read_text()
 
 
 def test_description_matches_territory(two_towns: tuple[Path, Path]) -> None:

@@ -185,3 +185,32 @@ def test_the_town_decides_between_one_address_in_two_towns() -> None:
     assert got["parcel_key"].tolist() == ["104489|1", "104689|1", "", ""]
     assert got["inside"].tolist() == [True, False, False, False]
     assert got["reason"].tolist() == ["", "", "ambiguous", "ambiguous"]
+
+
+def test_unplaced_voters_listed_with_their_reason() -> None:
+    from pipeline.evaluate import _unplaced_voters
+
+    # voter 0 at 12 Oak St (placed), 1 at 20 Elm Ave (two parcels: ambiguous),
+    # 2 at 99 Nowhere Rd (no parcel): voters 1 and 2 are listed, no birth date
+    voters = pd.DataFrame(
+        {
+            "SBOEID": ["NY1", "NY2", "NY3"],
+            "LASTNAME": ["LEE", "RAY", "FOX"],
+            "FIRSTNAME": ["ANN", "BOB", "CY"],
+            "STATUS": ["A", "A", "I"],
+            "RADDNUMBER": ["12", "20", "99"],
+            "RSTREETNAME": ["OAK ST", "ELM AVE", "NOWHERE RD"],
+            "DOB": ["19600101", "19700101", "19800101"],
+        }
+    )
+    from pipeline.people.voters import voter_addresses
+
+    place = place_addresses(
+        voter_addresses(voters), situs=situs_addresses(_roll()), fractions=_fractions()
+    )
+    listed = _unplaced_voters(voters, place)
+    assert listed is not None
+    assert listed["SBOEID"].tolist() == ["NY2", "NY3"]
+    assert listed["reason"].tolist() == ["ambiguous", "no_match"]
+    assert listed["residence"].tolist() == ["20 ELM AVE", "99 NOWHERE RD"]
+    assert "DOB" not in listed.columns
