@@ -221,6 +221,17 @@ def test_a_namesake_billed_elsewhere_is_named_and_a_decision_adds_the_parcel() -
     assert parcels(m, 0) == ["10", "11", "9"]
 
 
+def test_a_common_name_gets_the_count_of_its_records(monkeypatch: pytest.MonkeyPatch) -> None:
+    # above _NAMESAKES_LISTED records of one full name, the note gives their
+    # number (here 3 David Lee records: 9, 10, 11) instead of naming them
+    import pipeline.people.matching as matching
+
+    monkeypatch.setattr(matching, "_NAMESAKES_LISTED", 2)
+    m = run([("David Lee", "70 Pine St")])
+    assert parcels(m, 0) == ["10", "9"]
+    assert m["note"].iloc[0].startswith("the roll lists 3 owner records named DAVID LEE")
+
+
 def _own_roll_run(records: list[dict[str, str]], lines: list[tuple[str, str, str]]) -> Any:
     roll = make_roll(records)
     return _match(lines, parse_owners(roll), roll)

@@ -1304,25 +1304,46 @@ def _match_entity(
     return "not_owner", (), 0.0, f"entity {signing_for!r} not on the roll", ()
 
 
-def _namesakes_note(ref: Reference, identity: int, limit: int = 5) -> str:
+#: Owner records of one full name up to which :func:`_namesakes_note` names
+#: the others; above it, the name is common and only their number is given.
+_NAMESAKES_LISTED = 20
+
+
+def _namesakes_note(
+    ref: Reference,
+    identity: int,
+    limit: int = 5,
+    *,
+    known: dict[tuple[str, str], list[tuple[int, str, str, str]]] | None = None,
+) -> str:
     """A note naming other owners of the same full name as an accepted identity.
 
     They are other identities (no address in common, so not linked): the same
     person with parcels billed elsewhere, or a namesake. A wrong credit is
-    worse than a review: only a match decision credits them.
+    worse than a review: only a match decision credits them. ``known`` caches
+    the (identity, suffix, middle initial, label) of each full name's owners.
     """
     j = ref.members(identity)[0]
-    same = ref.by_fullname.get((ref.first[j], _compact(ref.last[j].split())))
-    if not same or len(same) < 2:
+    name = (ref.first[j], _compact(ref.last[j].split()))
+    group = None if known is None else known.get(name)
+    if group is None:
+        same = ref.by_fullname.get(name) or []
+        if len(same) > _NAMESAKES_LISTED:  # a common name: other people, mostly
+            return (
+                f"the roll lists {len(same)} owner records named {ref.name_of(j)}; if another "
+                "is the same person, a match decision (accept) credits it too"
+            )
+        group = [(ref.identity[k], ref.suffix[k], ref._name_key[k][1], ref.label[k]) for k in same]
+        if known is not None:
+            known[name] = group
+    if len(group) < 2:
         return ""
     mid, suffix = ref._name_key[j][1], ref.suffix[j]
     others = sorted(
         {
-            ref.label[k]
-            for k in same
-            if ref.identity[k] != identity
-            and ref.suffix[k] == suffix
-            and (not mid or not ref._name_key[k][1] or ref._name_key[k][1] == mid)
+            label
+            for ident, sfx, m, label in group
+            if ident != identity and sfx == suffix and (not mid or not m or m == mid)
         }
     )
     if not others:
@@ -1439,6 +1460,7 @@ def owner_matcher(
     parsed: list[tuple[tuple[str, ...], str]] = [((), "")] * n
     late = late_lines(signatures, pages, filed_on=filed_on).tolist()
     ref = index.persons
+    namesakes: dict[tuple[str, str], list[tuple[int, str, str, str]]] = {}
 
     def identity_rows(ident: int) -> tuple[tuple[str, int], ...]:
         return tuple(sorted(index.person_keys[j] for j in ref.members(ident)))
@@ -1475,7 +1497,7 @@ def owner_matcher(
         if res.tier == "accept":
             rows = identity_rows(res.identity)
             who = person_id(rows, ref.members(res.identity)[0])
-            nt = res.note or _namesakes_note(ref, res.identity)
+            nt = res.note or _namesakes_note(ref, res.identity, known=namesakes)
             return "counted", rows, res.score, who, nt, cd, (tokens, suffix)
         if res.tier == "review":
             return "needs_review", (), res.score, "", res.note, cd, (tokens, suffix)
