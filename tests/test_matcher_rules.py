@@ -74,10 +74,33 @@ def test_split_name_suffix() -> None:
         ("3 Court Street", "3 COURT ST"),  # "Court" is the name, not the type
         ("9 North Street", "9 NORTH ST"),  # a direction that is the name stays
         ("014 Route 9", "14 RTE 9"),
+        # numbered roads as rolls and people write them (NY)
+        ("5 County Route 9", "5 Co Rte 9"),
+        ("5 CR 9", "5 Co Rt 9"),
+        ("5 County Road 9", "5 Co Rte 9"),
+        ("7 State Route 66", "7 St Rte 66"),
+        ("7 NYS Route 66", "7 SR 66"),
+        # name prefixes (USPS): Mount, Saint, Fort
+        ("12 Mount Vernon Rd", "12 Mt Vernon Road"),
+        ("3 Saint James Pl", "3 St. James Place"),
+        ("10 Fort Hill Rd", "10 Ft Hill Rd"),
     ],
 )
 def test_normalize_address_text(a: str, b: str) -> None:
     assert normalize_address_text(a) == normalize_address_text(b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("7 State Route 66", "7 State Highway 66"),  # other designations
+        ("7 Route 66", "7 State Route 66"),  # the state is not implied
+        ("1 Mount Rd", "1 Mt Rd"),  # "Mount" alone is the name
+        ("5 County Route 9", "5 County Route 19"),
+    ],
+)
+def test_normalize_address_text_keeps_apart(a: str, b: str) -> None:
+    assert normalize_address_text(a) != normalize_address_text(b)
 
 
 _ADDRESS_PIECES = st.sampled_from(

@@ -179,8 +179,27 @@ _ORDINALS: dict[str, str] = {
     "TENTH": "10TH",
 }
 
-#: Road types written before a number ("Route 9").
-_NUMBERED_ROADS = frozenset({"ROUTE", "RTE", "RT", "HIGHWAY", "HWY"})
+#: Road types written before a number ("Route 9", "County Road 9").
+_NUMBERED_ROADS = frozenset({"ROUTE", "RTE", "RT", "HIGHWAY", "HWY", "ROAD", "RD"})
+
+#: Who keeps a numbered road, before its type: "County Route 9" = "Co Rte 9",
+#: "State Route 66" = "St Rte 66" = "NYS Rte 66".
+_ROAD_KEEPERS = {
+    "COUNTY": "CO",
+    "CNTY": "CO",
+    "CTY": "CO",
+    "CO": "CO",
+    "STATE": "STATE",
+    "ST": "STATE",
+    "NYS": "STATE",
+    "NY": "STATE",
+}
+
+#: Shorthand for a numbered road: "CR 9" = "County Route 9", "SR 66" = "State Route 66".
+_ROAD_SHORTHAND = {"CR": ("CO", "RTE"), "SR": ("STATE", "RTE")}
+
+#: Words abbreviated when a name follows them (USPS): "Mount Vernon" = "Mt Vernon".
+_NAME_PREFIXES = {"MOUNT": "MT", "SAINT": "ST", "FORT": "FT"}
 
 #: Words that start a unit designator; it and everything after it are dropped.
 _UNIT_WORDS = frozenset({"APT", "APARTMENT", "UNIT", "STE", "SUITE", "FL", "FLOOR", "RM", "ROOM"})
@@ -339,11 +358,31 @@ def _normalize_address_tokens(tokens: list[str]) -> str:
             rest = rest[:i]
             break
     rest = [_ORDINALS.get(t, t) for t in rest]
-    # numbered roads: "ROUTE 9", "STATE HIGHWAY 66" -> "RTE 9", "STATE HWY 66"
+    # numbered roads: "ROUTE 9", "STATE HIGHWAY 66" -> "RTE 9", "STATE HWY 66";
+    # "CR 9" -> "CO RD 9"; who keeps it: "COUNTY RTE 9" -> "CO RTE 9"
+    if len(rest) >= 2 and rest[-1][:1].isdigit():
+        if rest[-2] in _ROAD_SHORTHAND:
+            rest = [*rest[:-2], *_ROAD_SHORTHAND[rest[-2]], rest[-1]]
+        rest = [
+            STREET_TYPES[t]
+            if t in _NUMBERED_ROADS and i + 1 < len(rest) and rest[i + 1][:1].isdigit()
+            else t
+            for i, t in enumerate(rest)
+        ]
+        if len(rest) >= 3 and rest[-2] in ("RTE", "HWY", "RD") and rest[-3] in _ROAD_KEEPERS:
+            rest[-3] = _ROAD_KEEPERS[rest[-3]]
+            if rest[-3] == "CO" and rest[-2] == "RD":  # a county's numbered road: one name
+                rest[-2] = "RTE"
+    else:
+        rest = [
+            STREET_TYPES[t]
+            if t in _NUMBERED_ROADS and i + 1 < len(rest) and rest[i + 1][:1].isdigit()
+            else t
+            for i, t in enumerate(rest)
+        ]
+    # "MOUNT VERNON RD" -> "MT VERNON RD" (a name follows the word)
     rest = [
-        STREET_TYPES[t]
-        if t in _NUMBERED_ROADS and i + 1 < len(rest) and rest[i + 1][:1].isdigit()
-        else t
+        _NAME_PREFIXES[t] if t in _NAME_PREFIXES and i + 1 < len(rest) - 1 else t
         for i, t in enumerate(rest)
     ]
     if len(rest) >= 2:
