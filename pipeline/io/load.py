@@ -437,26 +437,19 @@ def load_inputs(
     except ValueError as exc:
         raise InputError(config.territory.boundary, str(exc)) from None
     notes.extend(union_notes)
-    district = None
-    if config.territory.district is not None:
-        d, repairs = read_boundary(
-            config.territory.district,
-            crs=config.territory.crs,
-            working_crs=working_crs,
-            what="district",
+
+    def polygons_of(path: Path | None, what: str) -> Any:
+        """The union of an optional polygon layer (district, villages), or None."""
+        if path is None:
+            return None
+        layer, repairs = read_boundary(
+            path, crs=config.territory.crs, working_crs=working_crs, what=what
         )
         notes.extend(repairs)
-        district = d.geometry.union_all()
-    villages = None
-    if config.territory.villages is not None:
-        v, repairs = read_boundary(
-            config.territory.villages,
-            crs=config.territory.crs,
-            working_crs=working_crs,
-            what="village",
-        )
-        notes.extend(repairs)
-        villages = v.geometry.union_all()
+        return layer.geometry.union_all()
+
+    district = polygons_of(config.territory.district, "district")
+    villages = polygons_of(config.territory.villages, "village")
     streets = None
     if config.territory.streets is not None:
         streets = read_lines(
