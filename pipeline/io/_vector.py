@@ -94,10 +94,10 @@ def _set_crs(
         if crs is None:
             raise InputError(path, "no CRS: set `crs` in the config", column="crs")
         return gdf.set_crs(_parse_crs(crs, path), allow_override=True)
-    if gdf.crs.is_geographic and not _lon_lat_bounds(gdf):
+    x0, y0, x1, y1 = (float(v) for v in gdf.total_bounds)
+    if gdf.crs.is_geographic and not _can_be_degrees(x0, y0, x1, y1):
         # coordinates that cannot be degrees: a GeoJSON without a "crs" member
         # is read as longitude/latitude (RFC 7946) whatever its numbers are
-        x0, y0, x1, y1 = (float(v) for v in gdf.total_bounds)
         if crs is None:
             raise InputError(
                 path,
@@ -121,9 +121,8 @@ def _set_crs(
     return gdf
 
 
-def _lon_lat_bounds(gdf: gpd.GeoDataFrame) -> bool:
-    """Whether every coordinate can be a longitude/latitude in degrees."""
-    x0, y0, x1, y1 = (float(v) for v in gdf.total_bounds)
+def _can_be_degrees(x0: float, y0: float, x1: float, y1: float) -> bool:
+    """Whether a layer's bounds can be longitudes/latitudes in degrees."""
     finite = all(np.isfinite(v) for v in (x0, y0, x1, y1))
     return not finite or (x0 >= -360.0 and x1 <= 360.0 and y0 >= -90.0 and y1 <= 90.0)
 
