@@ -45,7 +45,7 @@ def test_deficiency_object_and_paragraphs() -> None:
         "owner_percent_not_met": "2-202.1.a(2)",
         "owner_part_percent_not_met": "2-202.1.a(2)",
         "resident_percent_not_met": "2-202.1.a(1)",
-        "population_below_minimum": "2-200 / 2-202.1.b(3)",
+        "population_below_minimum": "2-200",
         "area_exceeds_limit": "2-200",
         "designees_invalid": "2-202.1.b(5)",
         "witness_count_mismatch": "2-202.1.e(4)",

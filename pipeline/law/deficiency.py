@@ -35,8 +35,9 @@ PARAGRAPHS: Mapping[str, str] = MappingProxyType(
         # the owner route was removed by the amendment effective 2024-01-01
         "owner_basis_not_allowed": "2-202.1.a (as amended 2024)",
         "no_signatures": "2-202.1.a",
-        # § 2-200 (territory, population) and § 2-202.1.b (contents)
-        "population_below_minimum": "2-200 / 2-202.1.b(3)",
+        # § 2-200 (territory; the population minimum, alleged under § 2-202.1.b(3))
+        # and § 2-202.1.b (contents)
+        "population_below_minimum": "2-200",
         "area_exceeds_limit": "2-200",
         "coterminous_claim_not_supported": "2-200",
         "includes_existing_village": "2-200",
