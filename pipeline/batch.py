@@ -243,7 +243,7 @@ def write_batch(out: str | Path, result: BatchResult) -> dict[str, Path]:
     target = Path(out)
     table = result.table()
     table.index.name = "metric"
-    with atomic_output_dir(target) as tmp:
+    with atomic_output_dir(target, marker="batch.json") as tmp:
         write_csv(tmp / "batch.csv", table.reset_index())
         write_json(
             tmp / "batch.json",

@@ -65,7 +65,8 @@ def _check_engine(engine: str) -> None:
 def run(
     config: Annotated[Path, typer.Argument(help="The petition's config file (TOML).")],
     out: Annotated[
-        Path | None, typer.Option("--out", help="Results folder (default: [output] dir).")
+        Path | None,
+        typer.Option("--out", help="Results folder (default: the config's output dir)."),
     ] = None,
     roll_year: Annotated[
         int | None,

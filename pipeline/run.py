@@ -14,7 +14,13 @@ from pipeline.documents import write_filing_package
 from pipeline.engines import open_engine
 from pipeline.evaluate import Evaluation, evaluate
 from pipeline.io.load import load_inputs, resolve_rolls
-from pipeline.io.results import atomic_output_dir, build_manifest, write_csv, write_json
+from pipeline.io.results import (
+    atomic_output_dir,
+    build_manifest,
+    check_results_folder,
+    write_csv,
+    write_json,
+)
 from pipeline.model import PetitionInputs
 
 
@@ -112,6 +118,7 @@ def run_petition(
     started = _now()
     config = load_config(config_path)
     target = output_dir(config, out)
+    check_results_folder(target)  # before the work: a folder it may not replace
     with console.status("Reading the inputs…") as status:
         inputs = load_inputs(
             config, progress=lambda msg: status.update(msg + "…"), roll_year=roll_year

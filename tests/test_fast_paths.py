@@ -35,6 +35,15 @@ def test_write_csv_text_columns_made_inert(tmp_path: Path) -> None:
     assert [inert_text(v) for v in ["=SUM(A1)", "plain", "-3"]] == ["'=SUM(A1)", "plain", "'-3"]
 
 
+def test_write_csv_makes_headers_inert_too(tmp_path: Path) -> None:
+    # a batch's columns are the alternatives' names, which a user writes
+    frame = pd.DataFrame({"metric": ["percent"], '=HYPERLINK("x")': [1.0], "@alt": [2.0]})
+    write_csv(tmp_path / "b.csv", frame)
+    header = (tmp_path / "b.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert header == 'metric,"\'=HYPERLINK(""x"")",\'@alt'
+    assert list(frame.columns) == ["metric", '=HYPERLINK("x")', "@alt"]  # the frame unchanged
+
+
 def test_write_csv_leaves_the_frame_alone(tmp_path: Path) -> None:
     frame = pd.DataFrame({"a": pd.Series(["=1"], dtype="str")})
     write_csv(tmp_path / "t.csv", frame)

@@ -396,6 +396,7 @@ def test_bad_input_exits_2_and_leaves_results_alone(tmp_path: Path, mutate, expe
     out = tmp_path / "results"
     out.mkdir()
     (out / "earlier.txt").write_text("an earlier run")
+    (out / "manifest.json").write_text("{}")  # the earlier run's (results may replace them)
     mutate(root)
     proc = petition_run(str(config), "--out", str(out))
     assert proc.returncode == 2, proc.stderr
@@ -404,7 +405,7 @@ def test_bad_input_exits_2_and_leaves_results_alone(tmp_path: Path, mutate, expe
     for part in expected:
         assert part in message, message
     # the results folder is left as it was, and no partial folder remains
-    assert [p.name for p in out.iterdir()] == ["earlier.txt"]
+    assert sorted(p.name for p in out.iterdir()) == ["earlier.txt", "manifest.json"]
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
@@ -427,6 +428,26 @@ def test_a_roll_older_than_the_last_completed_is_equalized_with_its_own_years_ra
     assert parts["104600"]["equalization_rate"] == 50.0
     assert parts["104600"]["total_full"] == 40_000.0
     assert any("roll-b.csv" in w and "is of 2022" in w for w in summary["warnings"])
+
+
+@pytest.mark.parametrize("where", ["petition", "file", "other"])
+def test_a_results_folder_that_is_not_one_is_refused(tmp_path: Path, where: str) -> None:
+    # the results replace their folder as a whole: the petition's own folder, a
+    # file or a folder of other files would be destroyed; exit 2, all left as is
+    root = tmp_path / "p"
+    config = make_petition(root)
+    out = {"petition": root, "file": tmp_path / "afile", "other": tmp_path / "notes"}[where]
+    if where == "file":
+        out.write_text("keep me")
+    if where == "other":
+        out.mkdir()
+        (out / "keep.txt").write_text("keep me")
+    before = sorted(p.name for p in out.iterdir()) if out.is_dir() else out.read_text()
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert str(out) in proc.stderr and "results folder" in proc.stderr
+    after = sorted(p.name for p in out.iterdir()) if out.is_dir() else out.read_text()
+    assert after == before
 
 
 def test_sample_command_writes_a_petition(tmp_path: Path) -> None:

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from pipeline.errors import InputError
+
 if TYPE_CHECKING:
     from pipeline.io.load import RollChoice
 
@@ -37,13 +39,16 @@ def inert_text(value: Any) -> Any:
 
 
 @contextlib.contextmanager
-def atomic_output_dir(final: Path) -> Iterator[Path]:
+def atomic_output_dir(final: Path, *, marker: str = "manifest.json") -> Iterator[Path]:
     """Yield a temporary folder beside ``final``; move it into place only on success.
 
     On any exception the temporary folder is removed and ``final`` is left as it
-    was (an earlier run's results stay intact).
+    was (an earlier run's results stay intact). ``final`` must be new, an empty
+    folder or an earlier results folder (holding ``marker``):
+    :func:`check_results_folder`.
     """
     final = Path(final)
+    check_results_folder(final, marker=marker)
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.partial-", dir=final.parent))
     try:
@@ -60,6 +65,32 @@ def atomic_output_dir(final: Path) -> Iterator[Path]:
         shutil.rmtree(backup, ignore_errors=True)
 
 
+def check_results_folder(final: Path, *, marker: str = "manifest.json") -> None:
+    """Refuse a results folder whose replacement would destroy something else.
+
+    The results replace ``final`` as a whole. That is right for a new path, an
+    empty folder or the results of an earlier run (a folder holding
+    ``marker``); anything else (a file, the petition's own folder, a folder of
+    other files) is bad input, left untouched.
+
+    Raises
+    ------
+    InputError
+        Naming ``final`` and why it is refused.
+    """
+    final = Path(final)
+    if not final.exists():
+        return
+    if not final.is_dir():
+        raise InputError(final, "the results folder is an existing file: choose a folder")
+    if any(final.iterdir()) and not (final / marker).is_file():
+        raise InputError(
+            final,
+            f"the results folder holds other files and no {marker} of an earlier run: "
+            "the results would replace them; choose a new or empty folder",
+        )
+
+
 def write_json(path: Path, data: Any) -> None:
     """Write JSON with two-space indents and a final newline (deterministic)."""
     text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
@@ -69,6 +100,8 @@ def write_json(path: Path, data: Any) -> None:
 def write_csv(path: Path, frame: pd.DataFrame) -> None:
     """Write a schedule as CSV: UTF-8, ``\\n`` line ends, text cells made inert."""
     out = frame.copy()
+    # headers too (a batch's columns are the alternatives' names)
+    out.columns = [inert_text(str(c)) for c in out.columns]
     for col in out.columns:
         values = out[col]
         if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
