@@ -474,3 +474,18 @@ def test_match_people_close_address_tested_only_when_read() -> None:
     rev = _john_smith(ref, "12 OAKE ST", candidates_on_accept=False)
     assert rev.tier == "review" and rev.note.endswith("address close (p0)")
     assert [(c.ref, c.address) for c in rev.candidates] == [(0, "close"), (1, ""), (2, "close")]
+
+
+def test_results_folder_gets_the_usual_permissions(tmp_path: Path) -> None:
+    # mkdtemp would make it 0700; the results folder follows the umask like
+    # any folder the user makes
+    import os
+
+    from pipeline.io.results import atomic_output_dir
+
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    with atomic_output_dir(tmp_path / "out") as tmp:
+        (tmp / "a.txt").write_text("x")
+    assert (tmp_path / "out").stat().st_mode & 0o777 == probe.stat().st_mode & 0o777
+    assert os.listdir(tmp_path / "out") == ["a.txt"]

@@ -15,7 +15,7 @@ import json
 import os
 import platform
 import shutil
-import tempfile
+import uuid
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,7 +50,10 @@ def atomic_output_dir(final: Path, *, marker: str = "manifest.json") -> Iterator
     final = Path(final)
     check_results_folder(final, marker=marker)
     final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.partial-", dir=final.parent))
+    # a plain mkdir (not mkdtemp's 0700): the results get the user's usual
+    # permissions (umask), as any folder they make
+    tmp = final.parent / f".{final.name}.partial-{os.getpid()}-{uuid.uuid4().hex[:12]}"
+    tmp.mkdir()
     try:
         yield tmp
     except BaseException:
