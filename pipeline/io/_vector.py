@@ -94,10 +94,11 @@ def _set_crs(
         if crs is None:
             raise InputError(path, "no CRS: set `crs` in the config", column="crs")
         return gdf.set_crs(_parse_crs(crs, path), allow_override=True)
-    x0, y0, x1, y1 = (float(v) for v in gdf.total_bounds)
-    if gdf.crs.is_geographic and not _can_be_degrees(x0, y0, x1, y1):
+    bounds = tuple(float(v) for v in gdf.total_bounds) if gdf.crs.is_geographic else ()
+    if bounds and not _can_be_degrees(*bounds):
         # coordinates that cannot be degrees: a GeoJSON without a "crs" member
         # is read as longitude/latitude (RFC 7946) whatever its numbers are
+        x0, y0, x1, y1 = bounds
         if crs is None:
             raise InputError(
                 path,

@@ -360,26 +360,20 @@ def _normalize_address_tokens(tokens: list[str]) -> str:
     rest = [_ORDINALS.get(t, t) for t in rest]
     # numbered roads: "ROUTE 9", "STATE HIGHWAY 66" -> "RTE 9", "STATE HWY 66";
     # "CR 9" -> "CO RD 9"; who keeps it: "COUNTY RTE 9" -> "CO RTE 9"
-    if len(rest) >= 2 and rest[-1][:1].isdigit():
-        if rest[-2] in _ROAD_SHORTHAND:
-            rest = [*rest[:-2], *_ROAD_SHORTHAND[rest[-2]], rest[-1]]
-        rest = [
-            STREET_TYPES[t]
-            if t in _NUMBERED_ROADS and i + 1 < len(rest) and rest[i + 1][:1].isdigit()
-            else t
-            for i, t in enumerate(rest)
-        ]
-        if len(rest) >= 3 and rest[-2] in ("RTE", "HWY", "RD") and rest[-3] in _ROAD_KEEPERS:
-            rest[-3] = _ROAD_KEEPERS[rest[-3]]
-            if rest[-3] == "CO" and rest[-2] == "RD":  # a county's numbered road: one name
-                rest[-2] = "RTE"
-    else:
-        rest = [
-            STREET_TYPES[t]
-            if t in _NUMBERED_ROADS and i + 1 < len(rest) and rest[i + 1][:1].isdigit()
-            else t
-            for i, t in enumerate(rest)
-        ]
+    numbered = len(rest) >= 2 and rest[-1][:1].isdigit()
+    if numbered and rest[-2] in _ROAD_SHORTHAND:
+        rest = [*rest[:-2], *_ROAD_SHORTHAND[rest[-2]], rest[-1]]
+    rest = [
+        STREET_TYPES[t]
+        if t in _NUMBERED_ROADS and i + 1 < len(rest) and rest[i + 1][:1].isdigit()
+        else t
+        for i, t in enumerate(rest)
+    ]
+    keeper = numbered and len(rest) >= 3 and rest[-2] in ("RTE", "HWY", "RD")
+    if keeper and rest[-3] in _ROAD_KEEPERS:
+        rest[-3] = _ROAD_KEEPERS[rest[-3]]
+        if rest[-3] == "CO" and rest[-2] == "RD":  # a county's numbered road: one name
+            rest[-2] = "RTE"
     # "MOUNT VERNON RD" -> "MT VERNON RD" (a name follows the word)
     rest = [
         _NAME_PREFIXES[t] if t in _NAME_PREFIXES and i + 1 < len(rest) - 1 else t
