@@ -228,9 +228,8 @@ def _as_text(values: pd.Series, path: str | Path, field: str, *, swis: bool) -> 
     elif pd.api.types.is_integer_dtype(values):
         out = values.astype("int64").astype("str")
     else:
-        out = values.map(
-            lambda v: "" if v is None or (isinstance(v, float) and np.isnan(v)) else str(v)
-        )
+        # str() of each value; None, NaN and NA are blank
+        out = values.astype("str").fillna("")
     numeric = pd.api.types.is_numeric_dtype(values)
     out = out.astype("str").str.strip()
     if swis and numeric:
