@@ -358,7 +358,9 @@ def prepare(
     page_defs: list[Deficiency] = []
     if len(pages):
         _, wdef = witness_count_check(pages, signatures)
-        _, ldef = line_checks(signatures, pages)
+        _, ldef = line_checks(
+            signatures, pages, towns_recorded="signatures.town" not in inputs.unrecorded
+        )
         page_defs = wdef + ldef
     return Prepared(
         inputs=inputs,

@@ -70,3 +70,7 @@ class PetitionInputs:
     #: :class:`~pipeline.errors.InputError` (``"roll of town 104400"`` ->
     #: ``".../roll-104400.csv"``); for messages only, never opened.
     sources: dict[str, str] = field(default_factory=dict)
+    #: The contract's columns an input file does not have, read as blank
+    #: (``"signatures.town"``, ``"signatures.signed_on"``, ``"pages.sworn_on"``):
+    #: the checks on them do not run, and a warning says so.
+    unrecorded: frozenset[str] = frozenset()

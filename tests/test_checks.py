@@ -53,6 +53,7 @@ def test_deficiency_object_and_paragraphs() -> None:
         "unapportioned_records": "2-202.1.a(2)",
         "coterminous_claim_not_supported": "2-200",
         "line_without_address": "2-202.1.e(3)",
+        "line_without_town": "2-202.1.e(3)",
         "owner_page_without_value": "2-202.1.e(3)",
         "inhabitants_unplaced": "2-202.1.c(2)",
     }
@@ -376,10 +377,32 @@ def test_witness_count_mismatch_named_by_page() -> None:
 def test_line_checks() -> None:
     part, defs = line_checks(_signatures(), _pages())
     # without address: 1:2 and 2:2 (blank); owner page 1 without value: line 1:2
-    assert part == {"lines": 6, "without_address": 2, "owner_lines_without_value": 1}
+    # no town column in this frame: the towns are not checked
+    assert part == {
+        "lines": 6,
+        "without_address": 2,
+        "without_town": None,
+        "owner_lines_without_value": 1,
+    }
     assert codes(defs) == ["line_without_address", "owner_page_without_value"]
     assert defs[0]["where"] == "lines 1:2, 2:2"
     assert defs[1]["where"] == "lines 1:2"
+
+
+def test_a_line_whose_address_lacks_its_town() -> None:
+    # § 2-202.1.e(3): "street name and number, if any, and town". Lines 1:1 and
+    # 3:1 have no town; 1:2 and 2:2 have no address at all (already
+    # line_without_address, not counted twice): without_town = 2.
+    signatures = _signatures().assign(town=["", "", "Harlow", "Harlow", " ", "Harlow"])
+    part, defs = line_checks(signatures, _pages())
+    assert part["without_town"] == 2
+    assert codes(defs) == ["line_without_address", "line_without_town", "owner_page_without_value"]
+    assert defs[1]["where"] == "lines 1:1, 3:1"
+    assert defs[1]["paragraph"] == "2-202.1.e(3)"
+    # towns not transcribed at all (no column in the file): not judged
+    part, defs = line_checks(signatures, _pages(), towns_recorded=False)
+    assert part["without_town"] is None
+    assert "line_without_town" not in codes(defs)
 
 
 # --------------------------------------------------------------------------- verdict

@@ -542,6 +542,49 @@ def test_an_owner_line_signed_after_the_affidavit_earns_nothing(tmp_path: Path) 
     assert owner["percent"] == pytest.approx(100 * 100_000 / 190_000)
 
 
+def test_a_signature_without_its_town_is_a_deficiency(tmp_path: Path) -> None:
+    # § 2-202.1.e(3): after each signature, "street name and number, if any,
+    # and town". Mary Jones's line (1:2) lost its town: line_without_town; the
+    # line still counts (the figures do not change) but the petition is not
+    # sufficient as it stands.
+    root = tmp_path / "p"
+    config = make_petition(root)
+    sig = root / "signatures.csv"
+    sig.write_text(
+        sig.read_text().replace("Mary Jones,2 Main St,Harlow,", "Mary Jones,2 Main St,,")
+    )
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    found = [d for d in summary["deficiencies"] if d["code"] == "line_without_town"]
+    assert [(d["where"], d["paragraph"]) for d in found] == [("lines 1:2", "2-202.1.e(3)")]
+    assert summary["sufficient"] is False
+
+
+def test_signer_files_without_the_date_and_town_columns_are_warned_about(
+    tmp_path: Path,
+) -> None:
+    # no town, signed_on or sworn_on column: those checks cannot run; each is
+    # named in a warning, and no line is judged for a town it was never given
+    root = tmp_path / "p"
+    config = make_petition(root)
+    sig = root / "signatures.csv"
+    frame = pd.read_csv(sig, dtype=str, keep_default_na=False)
+    frame.drop(columns=["town", "signed_on"]).to_csv(sig, index=False)
+    pages = root / "pages.csv"
+    frame = pd.read_csv(pages, dtype=str, keep_default_na=False)
+    frame.drop(columns=["sworn_on"]).to_csv(pages, index=False)
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "signatures.csv has no 'town' column" in proc.stderr
+    assert "signatures.csv has no 'signed_on' column" in proc.stderr
+    assert "pages.csv has no 'sworn_on' column" in proc.stderr
+    codes = [d["code"] for d in json.loads((out / "summary.json").read_text())["deficiencies"]]
+    assert "line_without_town" not in codes
+
+
 def test_residents_alleged_without_a_voter_file_is_a_deficiency(tmp_path: Path) -> None:
     # no voter file: no qualified voter can be counted, the test fails with its
     # deficiency (not only a warning)

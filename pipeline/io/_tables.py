@@ -135,7 +135,7 @@ def read_rates(path: str | Path) -> pd.DataFrame:
 # ------------------------------------------------------- pages and signatures
 
 
-def read_pages(path: str | Path) -> pd.DataFrame:
+def read_pages(path: str | Path, *, absent: list[str] | None = None) -> pd.DataFrame:
     """Read the signature pages (``pages.csv``).
 
     Parameters
@@ -144,6 +144,10 @@ def read_pages(path: str | Path) -> pd.DataFrame:
         CSV with ``page``, ``basis`` (``owners``/``residents``),
         ``witness_name``, ``witness_address``, ``stated_signature_count``,
         ``sworn_on`` (date, may be blank).
+    absent
+        When given, the reader appends to it the contract's columns that the
+        file does not have and that are read as blank (``sworn_on``), so that
+        the caller can say which checks could not run.
 
     Returns
     -------
@@ -158,6 +162,8 @@ def read_pages(path: str | Path) -> pd.DataFrame:
         number used twice.
     """
     df = _load(path, ("page", "basis", "witness_name", "witness_address", "stated_signature_count"))
+    if absent is not None:
+        absent.extend(c for c in ("sworn_on",) if c not in df.columns)
     out = pd.DataFrame(
         {
             "page": to_int(df, path, "page", minimum=1),
@@ -174,7 +180,7 @@ def read_pages(path: str | Path) -> pd.DataFrame:
     return finish(out, PAGE_COLUMNS)
 
 
-def read_signatures(path: str | Path) -> pd.DataFrame:
+def read_signatures(path: str | Path, *, absent: list[str] | None = None) -> pd.DataFrame:
     """Read the signature lines (``signatures.csv``).
 
     Parameters
@@ -183,6 +189,10 @@ def read_signatures(path: str | Path) -> pd.DataFrame:
         CSV with ``page``, ``line``, ``name``, ``address``, and optionally
         ``town``, ``signed_on`` (date), ``signing_for``,
         ``credited_assessed_value``.
+    absent
+        When given, the reader appends to it the contract's columns that the
+        file does not have and that are read as blank (``town``,
+        ``signed_on``), so that the caller can say which checks could not run.
 
     Returns
     -------
@@ -196,6 +206,8 @@ def read_signatures(path: str | Path) -> pd.DataFrame:
         (page, line) twice.
     """
     df = _load(path, ("page", "line", "name", "address"))
+    if absent is not None:
+        absent.extend(c for c in ("town", "signed_on") if c not in df.columns)
     out = pd.DataFrame(
         {
             "page": to_int(df, path, "page", minimum=1),

@@ -408,6 +408,31 @@ def _ownership_overrides(path: Path, roll: pd.DataFrame) -> pd.DataFrame:
     return overrides
 
 
+def _unrecorded_notes(
+    absent_pages: list[str], absent_lines: list[str], config: PetitionConfig
+) -> list[str]:
+    """Warnings for the contract's columns a signer file does not have."""
+    pages_name = Path(config.signers.pages or "pages.csv").name
+    lines_name = Path(config.signers.signatures or "signatures.csv").name
+    out: list[str] = []
+    if "town" in absent_lines:
+        out.append(
+            f"{lines_name} has no 'town' column: the town after each signature "
+            "(§ 2-202.1.e(3)) is not checked, and addresses are placed without it"
+        )
+    if "signed_on" in absent_lines:
+        out.append(
+            f"{lines_name} has no 'signed_on' column: no line is checked for being "
+            "signed after its page's affidavit or after the filing date"
+        )
+    if "sworn_on" in absent_pages:
+        out.append(
+            f"{pages_name} has no 'sworn_on' column: no line is checked against "
+            "the date of its page's witness affidavit (§ 2-202.1.e(4))"
+        )
+    return out
+
+
 def load_inputs(
     config: PetitionConfig, *, progress: Progress = _noop, roll_year: int | None = None
 ) -> PetitionInputs:
@@ -558,9 +583,15 @@ def load_inputs(
 
     progress("Reading signatures, voters and inhabitants")
     pages = signatures = None
+    unrecorded: set[str] = set()
     if config.signers.pages and config.signers.signatures:
-        pages = read_pages(config.signers.pages)
-        signatures = read_signatures(config.signers.signatures)
+        absent_pages: list[str] = []
+        absent_lines: list[str] = []
+        pages = read_pages(config.signers.pages, absent=absent_pages)
+        signatures = read_signatures(config.signers.signatures, absent=absent_lines)
+        unrecorded |= {f"pages.{c}" for c in absent_pages}
+        unrecorded |= {f"signatures.{c}" for c in absent_lines}
+        notes.extend(_unrecorded_notes(absent_pages, absent_lines, config))
         check_signatures_against_pages(signatures, pages, file=config.signers.signatures)
     voters = read_voters(config.voters.file) if config.voters.file else None
     inhabitants = read_inhabitants(config.inhabitants.file) if config.inhabitants.file else None
@@ -593,4 +624,5 @@ def load_inputs(
         coterminous_with=config.territory.coterminous_with,
         notes=notes,
         sources=sources,
+        unrecorded=frozenset(unrecorded),
     )

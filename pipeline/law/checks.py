@@ -603,23 +603,35 @@ def late_lines(
 
 
 def line_checks(
-    signatures: pd.DataFrame, pages: pd.DataFrame
+    signatures: pd.DataFrame, pages: pd.DataFrame, *, towns_recorded: bool = True
 ) -> tuple[dict[str, Any], list[Deficiency]]:
     """What must follow each signature (§ 2-202.1.e(3)).
+
+    The statute asks, after each signature, for "the signer's address
+    consisting of street name and number, if any, and town" and, on owner
+    pages, the assessed valuation credited to the signer.
 
     Parameters
     ----------
     signatures
-        ``page``, ``line``, ``address``, ``credited_assessed_value``.
+        ``page``, ``line``, ``address``, ``credited_assessed_value`` and,
+        when present, ``town``.
     pages
         ``page``, ``basis``.
+    towns_recorded
+        False when the signatures file has no ``town`` column at all: the
+        towns were not transcribed, so their absence says nothing of the
+        petition and is not checked (the caller warns instead).
 
     Returns
     -------
     part : dict
-        ``{"lines", "without_address", "owner_lines_without_value"}``.
+        ``{"lines", "without_address", "without_town",
+        "owner_lines_without_value"}`` (``without_town`` is None when the
+        towns are not checked).
     deficiencies : list of dict
-        ``line_without_address`` (every line without its signer's address) and
+        ``line_without_address`` (every line without its signer's address),
+        ``line_without_town`` (every line with an address but no town) and
         ``owner_page_without_value`` (owner-page lines without the credited
         assessed valuation), each listing ``page:line``.
     """
@@ -629,6 +641,12 @@ def line_checks(
         + signatures["line"].astype("int64").astype(str)
     )
     no_addr = _text(signatures["address"]) == ""
+    check_towns = towns_recorded and "town" in signatures.columns
+    no_town = (
+        ~no_addr & (_text(signatures["town"]) == "")
+        if check_towns
+        else pd.Series(False, index=signatures.index)
+    )
     owner_pages = set(pages.loc[_text(pages["basis"]).str.lower() == "owners", "page"])
     on_owner = signatures["page"].isin(owner_pages)
     value = pd.to_numeric(signatures["credited_assessed_value"], errors="coerce")
@@ -640,6 +658,14 @@ def line_checks(
                 "line_without_address",
                 f"{int(no_addr.sum())} signature line(s) without the signer's address",
                 where="lines " + _where(where[no_addr].tolist()),
+            )
+        )
+    if no_town.any():
+        defs.append(
+            deficiency_for(
+                "line_without_town",
+                f"{int(no_town.sum())} signature line(s) whose address lacks the signer's town",
+                where="lines " + _where(where[no_town].tolist()),
             )
         )
     if no_value.any():
@@ -654,6 +680,7 @@ def line_checks(
     part = {
         "lines": len(signatures),
         "without_address": int(no_addr.sum()),
+        "without_town": int(no_town.sum()) if check_towns else None,
         "owner_lines_without_value": int(no_value.sum()),
     }
     return part, defs

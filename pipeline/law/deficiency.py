@@ -46,6 +46,7 @@ PARAGRAPHS: Mapping[str, str] = MappingProxyType(
         "inhabitants_unplaced": "2-202.1.c(2)",
         # § 2-202.1.e: execution of the petition
         "line_without_address": "2-202.1.e(3)",
+        "line_without_town": "2-202.1.e(3)",
         "owner_page_without_value": "2-202.1.e(3)",
         "witness_count_mismatch": "2-202.1.e(4)",
     }
