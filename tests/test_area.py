@@ -174,3 +174,19 @@ def test_working_crs_for_all_ny_villages(real: Path) -> None:
     ]
     # by location alone only the Otsego villages on the Susquehanna fall in the East zone
     assert sorted(misplaced) == ["Otego", "Unadilla"]
+
+
+def test_a_projected_crs_suits_the_place_when_its_scale_is_near_one() -> None:
+    from pipeline.geometry.area import suits_place
+
+    albany = (-73.76, 42.65)
+    # UTM 18N: central scale 0.9996, about 1.6 degrees from its meridian (75 W)
+    # the scale is 0.9996 * (1 + (0.0216 rad * cos 42.65)^2 / 2) = 0.99973: ok
+    assert suits_place("EPSG:26918", *albany)
+    assert suits_place("EPSG:2260", *albany)  # NY East State Plane: 1:10,000 at worst
+    # Web Mercator: 1 / cos(42.65) = 1.36; Conus Albers is 0.7 % off along a meridian
+    assert not suits_place("EPSG:3857", *albany)
+    assert not suits_place("EPSG:5070", *albany)
+    assert not suits_place("EPSG:4326", *albany)  # degrees: not projected
+    # UTM 17N east of its zone: 4.2 degrees from 81 W, scale 1.0039
+    assert not suits_place("EPSG:26917", *albany)

@@ -206,6 +206,31 @@ def test_parcel_schedule_is_hand_worked(handworked) -> None:
     assert rows.loc["1.-1-1", "signer_credit_full"] == pytest.approx(100_000)
 
 
+def test_parcels_drawn_in_utm_are_apportioned_as_drawn(tmp_path: Path) -> None:
+    # The same petition drawn in NAD83 / UTM 18N (metres), as New York
+    # publishes its tax parcels. Worked in that CRS, unreprojected: 2.-1-1 is
+    # exactly half inside (0.5, not 0.50000005 after a trip to State Plane)
+    # and 1.-1-1, whose edge is the territory's, exactly whole (source
+    # geometry, not a sliver). Total full value 100,000 + 50,000 + 40,000.
+    root = tmp_path / "p"
+    config = make_petition(root)
+    for name in ("territory.geojson", "town-a.geojson", "town-b.geojson", "parcels.gpkg"):
+        layer = gpd.read_file(root / name)
+        moved = layer.geometry.translate(600_000.0 - X0, 4_690_000.0 - Y0)
+        layer = layer.set_geometry(moved).set_crs("EPSG:26918", allow_override=True)
+        layer.to_file(root / name, driver="GPKG" if name.endswith(".gpkg") else "GeoJSON")
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    rows = pd.read_csv(out / "parcels.csv").set_index("print_key_code")
+    assert rows.loc["2.-1-1", "fraction_in_territory"] == 0.5
+    assert rows.loc["1.-1-1", "fraction_in_territory"] == 1.0
+    assert set(rows["fraction_source"]) == {"geometry"}
+    owner = json.loads((out / "summary.json").read_text())["owner_test"]
+    assert owner["total_value"] == 190_000.0
+    assert owner["signer_value"] == 125_000.0
+
+
 def test_owner_test_part_b_fails(handworked) -> None:
     summary, _, _ = handworked
     owner = summary["owner_test"]

@@ -13,7 +13,7 @@ import numpy as np
 import shapely
 from pyproj import CRS, Geod, Transformer
 
-__all__ = ["SQ_M_PER_SQ_MI", "geodesic_area_sq_mi", "working_crs_for"]
+__all__ = ["SQ_M_PER_SQ_MI", "geodesic_area_sq_mi", "suits_place", "working_crs_for"]
 
 #: Square metres in one (international) square mile: 1609.344² m².
 SQ_M_PER_SQ_MI = 1609.344**2
@@ -206,6 +206,60 @@ def _ny_zone(lon: float, lat: float) -> str:
     # (about -74.72) and, further south, Broome and Chenango against Delaware (-75.42)
     east_edge = -74.72 if lat >= 42.45 else -75.42
     return _CENTRAL if lon < east_edge else _EAST
+
+
+#: Largest scale error (1:500) at which a projected CRS of the inputs is kept
+#: as the working CRS: NAD83 / UTM zone 18N across New York (at most ~1:1,200)
+#: and every State Plane zone pass; Web Mercator (1.35 at 42° N) or Conus
+#: Albers (0.7 % off along a meridian) do not.
+MAX_SCALE_ERROR = 2e-3
+
+
+def suits_place(
+    crs: str, lon: float, lat: float, *, max_scale_error: float = MAX_SCALE_ERROR
+) -> bool:
+    r"""Whether a CRS is a projected CRS fit for planar work at a place.
+
+    Parameters
+    ----------
+    crs
+        Any CRS pyproj reads.
+    lon, lat
+        The place (the territory's centre), in degrees.
+    max_scale_error
+        The largest accepted departure of the projection's scale from 1.
+
+    Returns
+    -------
+    bool
+        True when the CRS is projected and both its meridional scale ``h`` and
+        its parallel scale ``k`` at the place are within ``max_scale_error``
+        of 1.
+
+    Notes
+    -----
+    The test is :math:`\max(|h - 1|, |k - 1|) \le \varepsilon`. A conformal
+    projection with :math:`h = k \approx 1` keeps shapes and, over a parcel,
+    scales every area by the same :math:`hk`, so area fractions are unchanged
+    and distances (the alternatives' buffers) are off by at most
+    :math:`\varepsilon`.
+    """
+    try:
+        c = CRS.from_user_input(crs)
+    except Exception:
+        return False
+    if not c.is_projected:
+        return False
+    from pyproj import Proj
+
+    try:
+        f = Proj(c).get_factors(lon, lat)
+    except Exception:
+        return False
+    h, k = float(f.meridional_scale), float(f.parallel_scale)
+    if not (np.isfinite(h) and np.isfinite(k)):
+        return False
+    return max(abs(h - 1.0), abs(k - 1.0)) <= max_scale_error
 
 
 def working_crs_for(

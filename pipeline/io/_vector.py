@@ -80,6 +80,31 @@ def _read_layer(path: str | Path) -> gpd.GeoDataFrame:
     return gdf.reset_index(drop=True)
 
 
+def layer_crs(path: str | Path) -> str | None:
+    """The CRS a vector file declares (without reading its features), or None.
+
+    None also when the file cannot be opened: the reader then reports the
+    problem with the file.
+    """
+    p = Path(path)
+    try:
+        if p.suffix.lower() in _PARQUET:
+            import json
+
+            import pyarrow.parquet as pq
+
+            meta = pq.read_schema(p).metadata or {}
+            geo = json.loads(meta.get(b"geo", b"{}"))
+            column = geo.get("columns", {}).get(geo.get("primary_column", ""), {})
+            if "crs" not in column:
+                return "OGC:CRS84"  # the GeoParquet default
+            return None if column["crs"] is None else CRS.from_json_dict(column["crs"]).to_string()
+        crs = pyogrio.read_info(p)["crs"]
+    except Exception:
+        return None
+    return str(crs) if crs else None
+
+
 def _parse_crs(value: str, path: str | Path) -> CRS:
     try:
         return CRS.from_user_input(value)

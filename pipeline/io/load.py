@@ -19,6 +19,8 @@ from typing import Any, Literal
 
 import geopandas as gpd
 import pandas as pd
+from pyproj import CRS
+from pyproj.exceptions import CRSError
 
 from pipeline.config import PetitionConfig
 from pipeline.errors import (
@@ -31,7 +33,7 @@ from pipeline.errors import (
 )
 from pipeline.frames import PARCEL_KEY, SOURCE_ROW
 from pipeline.geometry import apportion, union_territory
-from pipeline.geometry.area import working_crs_for
+from pipeline.geometry.area import suits_place, working_crs_for
 from pipeline.io import (
     read_apportionment_overrides,
     read_boundary,
@@ -47,6 +49,7 @@ from pipeline.io import (
     read_voters,
 )
 from pipeline.io._tables import check_signatures_against_pages
+from pipeline.io._vector import layer_crs
 from pipeline.io.history import _year_of_name, _years_in_file, roll_years
 from pipeline.keys import town_of_swis
 from pipeline.law.regimes import regime_for
@@ -61,7 +64,15 @@ def _noop(_: str) -> None:
 
 
 def choose_working_crs(config: PetitionConfig) -> str:
-    """The projected CRS the run works in: the policy's, else one suited to the place."""
+    """The projected CRS the run works in.
+
+    In order: the policy's ``working_crs``; else the CRS every parcel layer is
+    in, when it is projected and suits the place (:func:`suits_place`: NAD83
+    / UTM 18N, as New York publishes its tax parcels, or a State Plane zone),
+    so that the parcels are used as drawn, unreprojected (a parcel drawn
+    exactly half inside stays 0.5, not 0.50000005); else the county's State
+    Plane zone (:func:`working_crs_for`).
+    """
     if config.policy.working_crs:
         return config.policy.working_crs
     lonlat, _ = read_boundary(
@@ -70,7 +81,28 @@ def choose_working_crs(config: PetitionConfig) -> str:
         working_crs="EPSG:4326",
         what="territory",
     )
-    return working_crs_for(tuple(float(v) for v in lonlat.total_bounds))  # type: ignore[arg-type]
+    x0, y0, x1, y1 = (float(v) for v in lonlat.total_bounds)
+    own = _parcels_crs(config)
+    if own is not None and suits_place(own, (x0 + x1) / 2.0, (y0 + y1) / 2.0):
+        return own
+    return working_crs_for((x0, y0, x1, y1))
+
+
+def _parcels_crs(config: PetitionConfig) -> str | None:
+    """The CRS shared by every parcel layer (as ``"EPSG:n"`` when it has a code), or None."""
+    found: list[CRS] = []
+    for path in dict.fromkeys(t.parcels for t in config.towns):
+        c = layer_crs(path) or config.territory.crs
+        if c is None:
+            return None
+        try:
+            found.append(CRS.from_user_input(c))
+        except CRSError:
+            return None
+    if not found or any(not f.equals(found[0], ignore_axis_order=True) for f in found[1:]):
+        return None
+    code = found[0].to_authority()
+    return f"{code[0]}:{code[1]}" if code else found[0].to_wkt()
 
 
 # --------------------------------------------------------------------------- roll choice
