@@ -17,6 +17,7 @@ It runs in two stages, which :class:`pipeline.scenario.Scenario` reuses:
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ from pipeline.geometry.apportion import polygonal
 from pipeline.geometry.area import geodesic_area_sq_mi
 from pipeline.geometry.territory import town_parts
 from pipeline.law.checks import (
+    affidavit_check,
     area_check,
     basis_check,
     designees_check,
@@ -51,6 +53,7 @@ from pipeline.law.checks import (
     line_checks,
     population_check,
     sufficiency,
+    unauthenticated_lines,
     witness_count_check,
 )
 from pipeline.law.deficiency import Deficiency, deficiency_for
@@ -358,6 +361,12 @@ def prepare(
     page_defs: list[Deficiency] = []
     if len(pages):
         _, wdef = witness_count_check(pages, signatures)
+        _, adef = affidavit_check(
+            pages,
+            filed_on=inputs.filed_on,
+            sworn_recorded="pages.sworn_on" not in inputs.unrecorded,
+        )
+        wdef += adef
         _, ldef = line_checks(
             signatures, pages, towns_recorded="signatures.town" not in inputs.unrecorded
         )
@@ -962,6 +971,8 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
                 prepared.pages,
                 assessment.owner_lines,
                 assessment.resident_lines,
+                filed_on=inputs.filed_on,
+                voters_given=inputs.voters is not None,
             ),
             prepared.signatures,
             owner_matches=prepared.matches,
@@ -1028,6 +1039,9 @@ def _signature_schedule(
     pages: pd.DataFrame,
     owner_lines: pd.DataFrame,
     resident_lines: pd.DataFrame,
+    *,
+    filed_on: dt.date | None = None,
+    voters_given: bool = True,
 ) -> pd.DataFrame:
     if signatures.empty:
         return pd.DataFrame(columns=list(SIGNATURE_SCHEDULE_COLUMNS))
@@ -1057,6 +1071,29 @@ def _signature_schedule(
         base[col] = np.where(is_res | ~matched, 0.0, vals)
     note_res = res["note"].reindex(key).to_numpy() if "note" in res else np.full(len(base), "")
     base["note"] = np.where(is_res, note_res, "")
+    if not voters_given:
+        # no voter file: a resident line cannot be checked, which is no defect
+        # of its page; a line without a name or an address, or that its page's
+        # affidavit does not authenticate, is one all the same
+        defect = unauthenticated_lines(signatures, pages, filed_on=filed_on).to_numpy()
+        name = signatures["name"].fillna("").astype("str").str.strip()
+        address = signatures["address"].fillna("").astype("str").str.strip()
+        blank = ((name == "") | (address == "")).to_numpy()
+        defect = np.where(blank & (defect == ""), "line without a name or an address", defect)
+        unmatched = is_res & pd.isna(base["status"]).to_numpy()
+        base["status"] = np.where(
+            unmatched, np.where(defect != "", "page_defect", "needs_review"), base["status"]
+        )
+        base["note"] = np.where(
+            unmatched,
+            np.where(
+                defect != "",
+                defect,
+                "not checked: no voter file was given, so the signer's registration "
+                "cannot be verified (rules § 3)",
+            ),
+            base["note"],
+        )
     base["status"] = base["status"].fillna("page_defect")
     base["matched_to"] = base["matched_to"].fillna("")
     base["match_score"] = pd.to_numeric(base["match_score"], errors="coerce").fillna(0.0)

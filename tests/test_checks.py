@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import numpy as np
@@ -9,6 +10,7 @@ import pandas as pd
 import pytest
 
 from pipeline.law.checks import (
+    affidavit_check,
     area_check,
     basis_check,
     designees_check,
@@ -17,6 +19,7 @@ from pipeline.law.checks import (
     line_checks,
     population_check,
     sufficiency,
+    unauthenticated_lines,
     witness_count_check,
 )
 from pipeline.law.deficiency import PARAGRAPHS, deficiency, deficiency_for
@@ -49,6 +52,9 @@ def test_deficiency_object_and_paragraphs() -> None:
         "area_exceeds_limit": "2-200",
         "designees_invalid": "2-202.1.b(5)",
         "witness_count_mismatch": "2-202.1.e(4)",
+        "page_without_affidavit": "2-202.1.e(4)",
+        "affidavit_incomplete": "2-202.1.e(4)",
+        "affidavit_sworn_after_filing": "2-202.1.e(4)",
         "includes_existing_village": "2-200",
         "unapportioned_records": "2-202.1.a(2)",
         "coterminous_claim_not_supported": "2-200",
@@ -403,6 +409,56 @@ def test_a_line_whose_address_lacks_its_town() -> None:
     part, defs = line_checks(signatures, _pages(), towns_recorded=False)
     assert part["without_town"] is None
     assert "line_without_town" not in codes(defs)
+
+
+def _affidavits() -> pd.DataFrame:
+    # page 1 complete; 2 no witness; 3 no residence and no date; 4 sworn after
+    # filing (2023-06-01); 5 no date
+    return pd.DataFrame(
+        {
+            "page": [1, 2, 3, 4, 5],
+            "witness_name": ["Ann W", " ", "Bob W", "Cy W", "Di W"],
+            "witness_address": ["5 Main St", "", "", "6 Main St", "7 Main St"],
+            "sworn_on": ["2023-05-03", "2023-05-03", "", "2023-06-05", ""],
+        }
+    )
+
+
+def test_affidavit_check() -> None:
+    part, defs = affidavit_check(_affidavits(), filed_on=dt.date(2023, 6, 1))
+    assert part == {"without_affidavit": [2], "incomplete": [3, 5], "sworn_after_filing": [4]}
+    assert codes(defs) == [
+        "page_without_affidavit",
+        "affidavit_incomplete",
+        "affidavit_sworn_after_filing",
+    ]
+    assert {d["paragraph"] for d in defs} == {"2-202.1.e(4)"}
+    assert defs[0]["where"] == "pages 2"
+    assert defs[1]["where"] == "page 3: no witness residence and no date, page 5: no date"
+    assert defs[2]["where"] == "pages 4"
+    # no sworn_on column in the file: blank dates are not judged
+    part, _ = affidavit_check(_affidavits(), filed_on=dt.date(2023, 6, 1), sworn_recorded=False)
+    assert part["incomplete"] == [3]
+
+
+def test_lines_of_an_unauthenticated_page_do_not_count() -> None:
+    lines = pd.DataFrame(
+        {
+            "page": [1, 1, 2, 3, 4, 5],
+            "line": [1, 2, 1, 1, 1, 1],
+            "signed_on": ["2023-05-01", "2023-05-04", "2023-05-01", "", "2023-05-01", ""],
+        }
+    )
+    why = unauthenticated_lines(lines, _affidavits(), filed_on=dt.date(2023, 6, 1)).tolist()
+    assert why[0] == ""  # page 1, signed before the oath
+    assert why[1] == "signed on 2023-05-04, after the witness's affidavit sworn on 2023-05-03"
+    assert why[2] == "page 2 has no witness affidavit (no witness named)"
+    assert why[3] == ""  # page 3: incomplete affidavit, the line still counts
+    assert why[4] == (
+        "the witness affidavit of page 4 was sworn on 2023-06-05, after the petition was "
+        "filed on 2023-06-01"
+    )
+    assert why[5] == ""
 
 
 # --------------------------------------------------------------------------- verdict

@@ -610,6 +610,73 @@ def test_signer_files_without_the_date_and_town_columns_are_warned_about(
     assert "line_without_town" not in codes
 
 
+def test_a_page_without_a_witness_counts_none_of_its_lines(tmp_path: Path) -> None:
+    # § 2-202.1.e(4): an authenticating affidavit of a witness at the bottom of
+    # each page. Page 1 names no witness: both lines are page_defect, credit 0;
+    # the owner test falls to 0 of 190,000.
+    root = tmp_path / "p"
+    config = make_petition(root)
+    pages = root / "pages.csv"
+    pages.write_text(pages.read_text().replace("1,owners,Ann Witness,5 Main St,", "1,owners,,,"))
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    lines = pd.read_csv(out / "signatures.csv")
+    assert set(lines["status"]) == {"page_defect"}
+    assert set(lines["note"]) == {"page 1 has no witness affidavit (no witness named)"}
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["owner_test"]["signer_value"] == 0
+    found = [d for d in summary["deficiencies"] if d["code"] == "page_without_affidavit"]
+    assert [(d["where"], d["paragraph"]) for d in found] == [("pages 1", "2-202.1.e(4)")]
+
+
+def test_an_affidavit_sworn_after_filing_or_undated(tmp_path: Path) -> None:
+    # sworn 2023-06-05, after filed_on 2023-06-01: the affidavit was not on the
+    # petition filed, its lines earn nothing; an undated one is incomplete (a
+    # deficiency) but its lines still count: 125,000 of 190,000.
+    root = tmp_path / "p"
+    config = make_petition(root)
+    pages = root / "pages.csv"
+    text = pages.read_text()
+    pages.write_text(text.replace(",2023-05-03", ",2023-06-05"))
+    out = tmp_path / "late"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert set(pd.read_csv(out / "signatures.csv")["status"]) == {"page_defect"}
+    codes = [d["code"] for d in json.loads((out / "summary.json").read_text())["deficiencies"]]
+    assert "affidavit_sworn_after_filing" in codes
+
+    pages.write_text(text.replace(",2023-05-03", ","))
+    out = tmp_path / "undated"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert set(pd.read_csv(out / "signatures.csv")["status"]) == {"counted"}
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["owner_test"]["signer_value"] == pytest.approx(125_000)
+    found = [d for d in summary["deficiencies"] if d["code"] == "affidavit_incomplete"]
+    assert [d["where"] for d in found] == ["page 1: no date"]
+
+
+def test_resident_lines_without_a_voter_file_await_review(tmp_path: Path) -> None:
+    # no voter file: the registration of a resident-page signer cannot be
+    # checked; that is no defect of the page (needs_review, not page_defect)
+    root = tmp_path / "p"
+    config = make_petition(root)
+    config.write_text(
+        config.read_text().replace('bases = ["owners"]', 'bases = ["owners", "residents"]')
+    )
+    pages = root / "pages.csv"
+    pages.write_text(pages.read_text() + "2,residents,Ann Witness,5 Main St,1,2023-05-03\n")
+    sig = root / "signatures.csv"
+    sig.write_text(sig.read_text() + "2,1,Peter Jones,2 Main St,Harlow,2023-05-01,,\n")
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    lines = pd.read_csv(out / "signatures.csv").set_index(["page", "line"])
+    assert lines.loc[(2, 1), "status"] == "needs_review"
+    assert "no voter file" in lines.loc[(2, 1), "note"]
+
+
 def test_residents_alleged_without_a_voter_file_is_a_deficiency(tmp_path: Path) -> None:
     # no voter file: no qualified voter can be counted, the test fails with its
     # deficiency (not only a warning)

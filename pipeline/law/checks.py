@@ -20,7 +20,11 @@ Conventions (hand-checked in ``tests/test_checks.py``):
   and more than half of them residing in the territory;
 * witness count: the lines of each page equal the number the witness swore to;
 * dates (:func:`late_lines`): a line signed after its page's witness affidavit,
-  or after the filing date, does not count (``page_defect``).
+  or after the filing date, does not count (``page_defect``);
+* affidavits (:func:`affidavit_check`): a page without a witness, or whose
+  affidavit was sworn after the filing date, authenticates none of its lines
+  (:func:`unauthenticated_lines`); one without the witness's residence or
+  its date is incomplete.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from pipeline.people.names import normalize_name, person_name_parts, split_name_
 
 __all__ = [
     "ANONYMISED_NAME",
+    "affidavit_check",
     "area_check",
     "basis_check",
     "designees_check",
@@ -50,6 +55,7 @@ __all__ = [
     "line_checks",
     "population_check",
     "sufficiency",
+    "unauthenticated_lines",
     "witness_count_check",
 ]
 
@@ -600,6 +606,147 @@ def late_lines(
         ~after_oath, "signed on " + signed + ", after the witness's affidavit sworn on " + sworn
     )
     return note
+
+
+def _page_text(pages: pd.DataFrame, col: str) -> pd.Series:
+    """A page column as stripped text; None-like when the frame lacks it."""
+    if col not in pages.columns:
+        return pd.Series("?", index=pages.index, dtype="str")  # not recorded: not judged
+    return _text(pages[col])
+
+
+def affidavit_check(
+    pages: pd.DataFrame, *, filed_on: dt.date | None = None, sworn_recorded: bool = True
+) -> tuple[dict[str, Any], list[Deficiency]]:
+    """Each page's authenticating affidavit of a witness (§ 2-202.1.e(4)).
+
+    The statute's form names the witness, states where the witness resides and
+    ends "Sworn to before me this ... day of ...". A page without a witness
+    has no affidavit at all; a witness without a residence or an affidavit
+    without its date is incomplete; an affidavit sworn after the filing date
+    was not on the petition filed.
+
+    Parameters
+    ----------
+    pages
+        ``page``, ``witness_name``, ``witness_address``, ``sworn_on`` (ISO
+        date text or ``""``). A column the frame lacks is not judged.
+    filed_on
+        The filing date, or None.
+    sworn_recorded
+        False when the pages file has no ``sworn_on`` column at all: blank
+        dates are then not judged (the caller warns instead).
+
+    Returns
+    -------
+    part : dict
+        ``{"without_affidavit": [pages], "incomplete": [pages],
+        "sworn_after_filing": [pages]}``.
+    deficiencies : list of dict
+        ``page_without_affidavit``, ``affidavit_incomplete`` (naming what is
+        missing on each page) and ``affidavit_sworn_after_filing``.
+
+    Notes
+    -----
+    The lines of a page without an affidavit, or with one sworn after the
+    filing date, do not count (:func:`unauthenticated_lines`); an incomplete
+    affidavit is a deficiency to cure but leaves its lines counted.
+    """
+    page = pages["page"].astype("int64")
+    witness = _page_text(pages, "witness_name")
+    residence = _page_text(pages, "witness_address")
+    sworn = _page_text(pages, "sworn_on") if sworn_recorded else pd.Series("?", index=pages.index)
+    missing = witness == ""
+    filed = filed_on.isoformat() if filed_on is not None else ""
+    late = ~missing & (sworn != "") & (sworn != "?") & (filed != "") & (sworn > filed)
+    gaps: dict[int, list[str]] = {}
+    for p, unnamed, home, day in zip(page, missing, residence, sworn, strict=True):
+        what = [w for w, gap in (("witness residence", home == ""), ("date", day == "")) if gap]
+        if what and not unnamed:
+            gaps[int(p)] = what
+    defs: list[Deficiency] = []
+    if missing.any():
+        where = sorted(int(p) for p in page[missing])
+        defs.append(
+            deficiency_for(
+                "page_without_affidavit",
+                f"{len(where)} signature page(s) without a witness's authenticating affidavit "
+                "(no witness named): their lines do not count",
+                where="pages " + _where([str(p) for p in where]),
+            )
+        )
+    if gaps:
+        lacking = sorted({w for ws in gaps.values() for w in ws})
+        defs.append(
+            deficiency_for(
+                "affidavit_incomplete",
+                f"{len(gaps)} page(s) whose witness affidavit lacks its "
+                + " or its ".join(lacking),
+                where=_where(
+                    [f"page {p}: no {' and no '.join(ws)}" for p, ws in sorted(gaps.items())]
+                ),
+            )
+        )
+    if late.any():
+        where = sorted(int(p) for p in page[late])
+        defs.append(
+            deficiency_for(
+                "affidavit_sworn_after_filing",
+                f"{len(where)} page(s) whose witness affidavit was sworn after the petition was "
+                f"filed on {filed}: their lines do not count",
+                where="pages " + _where([str(p) for p in where]),
+            )
+        )
+    part = {
+        "without_affidavit": sorted(int(p) for p in page[missing]),
+        "incomplete": sorted(gaps),
+        "sworn_after_filing": sorted(int(p) for p in page[late]),
+    }
+    return part, defs
+
+
+def unauthenticated_lines(
+    signatures: pd.DataFrame, pages: pd.DataFrame, *, filed_on: dt.date | None = None
+) -> pd.Series:
+    """Why each line is not authenticated by its page's affidavit (``""``: it is).
+
+    In order: the page has no affidavit (no witness named); the page's
+    affidavit was sworn after ``filed_on``; the line itself is late
+    (:func:`late_lines`). Such lines are ``page_defect`` and earn nothing.
+
+    Parameters
+    ----------
+    signatures
+        ``page``, ``signed_on``.
+    pages
+        ``page``, ``witness_name``, ``sworn_on`` (a column the frame lacks is
+        not judged).
+    filed_on
+        The filing date, or None.
+
+    Returns
+    -------
+    pandas.Series
+        On the signatures' index: the reason, or ``""``.
+    """
+    note = late_lines(signatures, pages, filed_on=filed_on)
+    page = pages["page"].astype("int64")
+    witness = _page_text(pages, "witness_name")
+    sworn = _page_text(pages, "sworn_on")
+    filed = filed_on.isoformat() if filed_on is not None else ""
+    reason: dict[int, str] = {}
+    for p, who, day in zip(page, witness, sworn, strict=True):
+        if who == "":
+            reason[int(p)] = f"page {int(p)} has no witness affidavit (no witness named)"
+        elif day not in ("", "?") and filed and day > filed:
+            reason[int(p)] = (
+                f"the witness affidavit of page {int(p)} was sworn on {day}, after the "
+                f"petition was filed on {filed}"
+            )
+    if not reason:
+        return note
+    of_page = signatures["page"].astype("int64").map(reason).fillna("").astype("str")
+    return of_page.where(of_page != "", note)
 
 
 def line_checks(

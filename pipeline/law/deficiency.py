@@ -49,6 +49,9 @@ PARAGRAPHS: Mapping[str, str] = MappingProxyType(
         "line_without_town": "2-202.1.e(3)",
         "owner_page_without_value": "2-202.1.e(3)",
         "witness_count_mismatch": "2-202.1.e(4)",
+        "page_without_affidavit": "2-202.1.e(4)",
+        "affidavit_incomplete": "2-202.1.e(4)",
+        "affidavit_sworn_after_filing": "2-202.1.e(4)",
     }
 )
 

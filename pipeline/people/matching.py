@@ -90,7 +90,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import JaroWinkler
 
 from pipeline.frames import PARCEL_KEY
-from pipeline.law.checks import late_lines
+from pipeline.law.checks import unauthenticated_lines
 from pipeline.people import MATCH_COLUMNS
 from pipeline.people.names import (
     first_name_keys,
@@ -1420,7 +1420,7 @@ def owner_matcher(
     filed_on
         The filing date (:class:`datetime.date`): a line signed after it, or
         after its page's witness affidavit, is ``page_defect``
-        (:func:`pipeline.law.checks.late_lines`).
+        (:func:`pipeline.law.checks.unauthenticated_lines`).
 
     Returns
     -------
@@ -1458,7 +1458,7 @@ def owner_matcher(
     note = [""] * n
     cands: list[tuple[dict[str, object], ...]] = [()] * n
     parsed: list[tuple[tuple[str, ...], str]] = [((), "")] * n
-    late = late_lines(signatures, pages, filed_on=filed_on).tolist()
+    late = unauthenticated_lines(signatures, pages, filed_on=filed_on).tolist()
     ref = index.persons
     namesakes: dict[tuple[str, str], list[tuple[int, str, str, str]]] = {}
 

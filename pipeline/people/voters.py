@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.frames import PARCEL_KEY
-from pipeline.law.checks import late_lines
+from pipeline.law.checks import unauthenticated_lines
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.law.regimes import Regime
 from pipeline.people.names import (
@@ -402,7 +402,7 @@ def resident_test(
         not given.
     filed_on
         The filing date: a line signed after it, or after its page's witness
-        affidavit, is ``page_defect`` (:func:`pipeline.law.checks.late_lines`).
+        affidavit, is ``page_defect`` (:func:`pipeline.law.checks.unauthenticated_lines`).
 
     Returns
     -------
@@ -435,7 +435,7 @@ def resident_test(
     if len(res):
         if matches is None:
             matches = _match_lines(res, voters, placement)
-        late = late_lines(res, pages, filed_on=filed_on)
+        late = unauthenticated_lines(res, pages, filed_on=filed_on)
         lines = _examine_lines(res, voters, placement, statuses, decisions, matches, late)
     else:
         lines = _empty_lines()
