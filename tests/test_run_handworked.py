@@ -677,6 +677,36 @@ def test_resident_lines_without_a_voter_file_await_review(tmp_path: Path) -> Non
     assert "no voter file" in lines.loc[(2, 1), "note"]
 
 
+def test_an_owner_written_etal_awaits_the_assessors_count(tmp_path: Path) -> None:
+    # The roll writes "Smith Etal" for 1.-1-1 (100,000): more owners than the one
+    # name read. Crediting John Smith 100,000 / 1 would overstate his share, so
+    # his line awaits review (credit 0). Once an ownership override gives the
+    # count (2), he is credited 100,000 / 2 = 50,000.
+    root = tmp_path / "p"
+    config = make_petition(root)
+    roll = root / "roll-a.csv"
+    roll.write_text(roll.read_text().replace(",John,,Smith,", ",John,,Smith Etal,"))
+    out = tmp_path / "etal"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    lines = pd.read_csv(out / "signatures.csv").set_index("line")
+    assert lines.loc[1, "status"] == "needs_review"
+    assert "ETAL for 104489:1.-1-1" in lines.loc[1, "note"]
+    assert lines.loc[1, "credit_assessed"] == 0
+
+    (root / "ownership.csv").write_text(
+        "swis_code,print_key_code,owner_count,owners,note\n"
+        "104489,1.-1-1,2,,deed: John Smith and Jane Smith\n"
+    )
+    config.write_text(config.read_text() + '\n[overrides]\nownership = "ownership.csv"\n')
+    out = tmp_path / "counted"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    lines = pd.read_csv(out / "signatures.csv").set_index("line")
+    assert lines.loc[1, "status"] == "counted"
+    assert lines.loc[1, "credit_assessed"] == pytest.approx(50_000)
+
+
 def test_residents_alleged_without_a_voter_file_is_a_deficiency(tmp_path: Path) -> None:
     # no voter file: no qualified voter can be counted, the test fails with its
     # deficiency (not only a warning)

@@ -84,7 +84,15 @@ def tiny() -> Scenario:
         crs="EPSG:2260",
     )
     pages = pd.DataFrame([{c: "" for c in PAGE_COLUMNS}])
-    pages = pages.assign(page=1, basis="owners", stated_signature_count=1, source_row=1)
+    pages = pages.assign(
+        page=1,
+        basis="owners",
+        witness_name="Ann Witness",
+        witness_address="5 Main St",
+        stated_signature_count=1,
+        sworn_on="2023-05-03",
+        source_row=1,
+    )
     sigs = pd.DataFrame([{c: "" for c in SIGNATURE_COLUMNS}])
     sigs = sigs.assign(
         page=1,

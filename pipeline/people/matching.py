@@ -1381,6 +1381,20 @@ def _decided_rows(
     return [(parcel, i) for i, _, _ in rows[:1]]
 
 
+def _parcel_labels(roll: pd.DataFrame, keys: set[str]) -> dict[str, str]:
+    """``SWIS:PRINT_KEY`` as written on the roll, for some parcel keys."""
+    if PARCEL_KEY not in roll.columns:
+        return {}
+    rows = roll[roll[PARCEL_KEY].astype("str").isin(keys)]
+    return dict(
+        zip(
+            rows[PARCEL_KEY].astype("str"),
+            rows["swis_code"].astype("str") + ":" + rows["print_key_code"].astype("str"),
+            strict=True,
+        )
+    )
+
+
 def owner_matcher(
     signatures: pd.DataFrame,
     pages: pd.DataFrame,
@@ -1531,6 +1545,30 @@ def owner_matcher(
         status[i], keys_out[i], score[i], person[i], note[i], cands[i], name_parts = line
         if name_parts is not None:
             parsed[i] = name_parts
+
+    # a parcel whose roll owners end in ETAL (ET UX, ET VIR) has more owners
+    # than the names read: value / names would credit the signer too much
+    # (§ 2-202.1.a(2) divides by the number of owners), so the line awaits the
+    # assessor's count (an ownership override) or a match decision
+    if "etal" in owners.columns and len(owners):
+        flagged = owners["etal"].astype(bool).to_numpy()
+        if "owner_source" in owners.columns:
+            flagged = flagged & (owners["owner_source"].astype("str") != "override").to_numpy()
+        etal = set(owners.loc[flagged, PARCEL_KEY].astype("str"))
+        if etal:
+            written = _parcel_labels(roll, etal)
+            for i in range(n):
+                if status[i] != "counted":
+                    continue
+                hit = sorted({k for k, _ in keys_out[i] if k in etal})
+                if hit:
+                    status[i] = "needs_review"
+                    note[i] = (
+                        "the roll writes ETAL for "
+                        + ", ".join(written.get(k, k) for k in hit)
+                        + ": more owners than the names read, so the share per owner is "
+                        "unknown; give the number of owners in an ownership override"
+                    )
 
     # match decisions, re-applied on every run
     if decisions is not None and len(decisions):

@@ -23,8 +23,10 @@ subkind        ``"person"``, ``"business"``, ``"trust"``, ``"estate"``,
 role           ``""``, ``"trustee"``, ``"executor"``, ``"life tenant"``,
                ``"remainder"`` (see :func:`parse_owner_text`)
 agent          for a trust or an estate, the trustees / executors named
-etal           the parcel's owners were written ``ETAL``: the count is "at
-               least" ``owner_count`` (see :func:`owner_quality`)
+etal           the parcel's owners were written ``ETAL`` and no ownership
+               override gives their number: the count is "at least"
+               ``owner_count`` (see :func:`owner_quality`); a signer matched
+               to such a parcel awaits review
 care_of        care-of names of the parcel (``C/O ...``), ``"; "``-joined
 =============  ==============================================================
 
@@ -1068,6 +1070,9 @@ def parse_owners(roll: pd.DataFrame, *, overrides: pd.DataFrame | None = None) -
     etal = long["etal"].to_numpy(dtype=bool)
     if etal.any():
         etal = np.bincount(codes, weights=etal)[codes] > 0
+    if count_override and etal.any():
+        # the assessor's count settles how many owners ETAL stood for
+        etal = etal & ~out[PARCEL_KEY].isin(count_override.keys()).to_numpy()
     out["etal"] = pd.Series(etal, dtype="bool")
     care = long["care_of"].astype("str")
     has_care = (care != "").to_numpy(dtype=bool)
