@@ -50,8 +50,10 @@ DIFF_COLUMNS = (
 VALUE_FIELDS = (
     "assessed_value",
     "fraction_in_territory",
+    "apportioned_assessed",
     "equalization_rate",
     "apportioned_full",
+    "signer_credit_assessed",
     "signer_credit_full",
 )
 

@@ -39,7 +39,7 @@ from pipeline.errors import (
     files_named,
     town_boundary_label,
 )
-from pipeline.frames import PARCEL_KEY, SIGNATURE_COLUMNS
+from pipeline.frames import PARCEL_KEY, SIGNATURE_COLUMNS, SOURCE_ROW
 from pipeline.geometry.apportion import polygonal
 from pipeline.geometry.area import geodesic_area_sq_mi
 from pipeline.geometry.territory import town_parts
@@ -602,10 +602,27 @@ def _check_rates(inputs: PetitionInputs, part_towns: Sequence[str]) -> None:
         return
     for town in inputs.towns:
         if town.swis in part_towns and town.equalization_rate is None:
+            # the rates file's row for that town and year, when it has one (blank)
+            row = None
+            rates = inputs.rates
+            if rates is not None and len(rates):
+                hit = rates[
+                    (rates["swis_code"].astype("str") == town.swis)
+                    & (rates["rate_year"].astype("int64") == int(town.roll_year))
+                ]
+                if len(hit) and SOURCE_ROW in hit.columns:
+                    row = int(hit[SOURCE_ROW].iloc[0])
+            what = (
+                f"the equalization rate of town {town.swis} ({town.name}) for roll year "
+                f"{town.roll_year} is blank (not final)"
+                if row is not None
+                else f"no equalization rate for town {town.swis} ({town.name}) in roll year "
+                f"{town.roll_year}"
+            )
             raise InputError(
                 RATES_LABEL,
-                f"no equalization rate for town {town.swis} ({town.name}) in roll year "
-                f"{town.roll_year}: a territory in several towns needs one per town",
+                f"{what}: a territory in several towns needs one per town",
+                row=row,
                 column="equalization_rate",
             )
 
@@ -976,7 +993,7 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
             ),
             prepared.signatures,
             owner_matches=prepared.matches,
-        ),
+        ).assign(value_basis=prepared.policy.value_basis),
         inhabitants=assessment.inhabitants,
         data_quality={**prepared.data_quality, "reader_notes": list(inputs.notes)},
         warnings=assessment.warnings,

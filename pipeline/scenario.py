@@ -71,6 +71,7 @@ from pipeline.law.checks import designees_check, inhabitant_schedule, population
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.model import PetitionInputs
 from pipeline.people.voters import resident_test
+from pipeline.tools.numbers import percent_text
 from pipeline.valuation import apportion_values, credit_signers, equalize, owner_test
 
 __all__ = [
@@ -656,7 +657,7 @@ class Scenario:
         rec = np.flatnonzero(included & ~b.unmapped)
         fraction = np.where(b.has_override[rec], b.ov_fraction[rec], geo[rec])
         assessed = np.where(b.has_override[rec], b.ov_apportioned[rec], b.value[rec] * geo[rec])
-        full = assessed / (b.rate[rec] / 100.0)
+        full = assessed * 100.0 / b.rate[rec]  # as valuation.equalize
         share = b.share[rec]
         town = b.town[rec]
         # one row per town part: the sums of its records (owner_test only adds up);
@@ -778,7 +779,7 @@ class Scenario:
                 deficiency_for(
                     "resident_percent_not_met",
                     f"{n} qualifying signer(s) of {q} qualified voter(s) "
-                    f"= {percent:.4f} %, less than the {required:g} % required",
+                    f"= {percent_text(percent)} %, less than the {required:g} % required",
                 )
             )
         return rtest, defs

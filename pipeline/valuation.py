@@ -30,6 +30,7 @@ from pipeline.frames import PARCEL_KEY, SOURCE_ROW
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.people.owners import owner_counts
 from pipeline.tools import isin
+from pipeline.tools.numbers import percent_text
 
 __all__ = [
     "PASS_REL_TOL",
@@ -412,7 +413,9 @@ def equalize(
     rate_col = towns.map(lambda s: float(rates[s]) if rates.get(s) is not None else np.nan)
     out = schedule.copy()
     out["equalization_rate"] = rate_col.astype("float64").to_numpy()
-    out["apportioned_full"] = out["apportioned_assessed"] / (out["equalization_rate"] / 100.0)
+    # A * 100 / r, not A / (r / 100): one rounding for a whole-dollar A
+    # (230,000 at 70 % is 328,571.42857142857, not ...42864)
+    out["apportioned_full"] = out["apportioned_assessed"] * 100.0 / out["equalization_rate"]
     return out
 
 
@@ -711,12 +714,17 @@ def owner_test(
         parts.append(part)
         if several and not part["passes"]:
             pct = part["percent"]
-            shown = "no full value" if pct is None else f"{pct:.4f} %"
+            message = (
+                f"the part in town {swis} holds no real property of any full value (0 of "
+                "0), so its owners cannot have signed for more than 50 % of it"
+                if pct is None
+                else f"signers own {percent_text(pct)} % of the full valuation of the part in "
+                f"town {swis}"
+            )
             deficiencies.append(
                 deficiency_for(
                     "owner_part_percent_not_met",
-                    f"signers own {shown} of the full valuation of the part in town {swis}; "
-                    "more than 50 % is required in each town part",
+                    f"{message}; more than 50 % is required in each town part",
                     f"town {swis}",
                 )
             )
@@ -736,7 +744,7 @@ def owner_test(
     percent = _percent(signer_value, total_value)
     if not overall_ok:
         basis = "full" if several else "assessed"
-        shown = "none" if percent is None else f"{percent:.4f} %"
+        shown = "none" if percent is None else f"{percent_text(percent)} %"
         deficiencies.insert(
             0,
             deficiency_for(

@@ -171,6 +171,19 @@ def test_diff_lists_exactly_the_split_and_the_owner_change(two_runs) -> None:
     assert "JOHN SMITH -> JANE DOE" in report
 
 
+_EMPTY_SUMMARY = {
+    "territory": {"square_miles": 1.0, "towns": []},
+    "owner_test": {"applies": False},
+    "resident_test": {"applies": False},
+    "population": {},
+    "area": {},
+    "designees": {},
+    "filing": {},
+    "deficiencies": [],
+    "sufficient": False,
+}
+
+
 def test_pure_merge_added_removed() -> None:
     def rs(name: str, keys: list[str]) -> ResultSet:
         parcels = pd.DataFrame(
@@ -182,18 +195,7 @@ def test_pure_merge_added_removed() -> None:
             }
         )
         sigs = pd.DataFrame(columns=["page", "line", "name", "status", "matched_to"])
-        summary = {
-            "territory": {"square_miles": 1.0, "towns": []},
-            "owner_test": {"applies": False},
-            "resident_test": {"applies": False},
-            "population": {},
-            "area": {},
-            "designees": {},
-            "filing": {},
-            "deficiencies": [],
-            "sufficient": False,
-        }
-        return ResultSet(name, summary, parcels, sigs)
+        return ResultSet(name, _EMPTY_SUMMARY, parcels, sigs)
 
     # 5-1-1.1 and 5-1-1.2 merged into 5-1-1; 7-1-1 removed; 8-1-1 added
     a = rs("a", ["5.-1-1.1", "5.-1-1.2", "7.-1-1", "9.-1-1"])
@@ -206,6 +208,38 @@ def test_pure_merge_added_removed() -> None:
     assert c.loc["added", "print_key_code"] == "8.-1-1"
     assert len(d.changes) == 3
     assert owner_set("MARY JONES;  peter jones") == owner_set("PETER JONES; MARY JONES")
+
+
+def test_one_town_credit_and_apportioned_value_changes_are_listed() -> None:
+    # One town: no full values, so the assessed columns carry the change.
+    # Run b drops Susan's line (credit 5,000 -> 0) and the assessor's override
+    # of 1.-1-3 goes from 0.25 to 0.5 (apportioned 60,000 x 0.25 = 15,000 ->
+    # 60,000 x 0.5 = 30,000).
+    def rs(name: str, credit: float, fraction: float) -> ResultSet:
+        parcels = pd.DataFrame(
+            {
+                "swis_code": ["104489", "104489"],
+                "print_key_code": ["1.-1-3", "1.-1-4"],
+                "owners": ["ACME LLC", "SUSAN BROWN; ROBERT BROWN"],
+                "assessed_value": [60_000.0, 10_000.0],
+                "fraction_in_territory": [fraction, 1.0],
+                "apportioned_assessed": [60_000.0 * fraction, 10_000.0],
+                "apportioned_full": [float("nan")] * 2,
+                "signer_credit_assessed": [0.0, credit],
+                "signer_credit_full": [float("nan")] * 2,
+            }
+        )
+        sigs = pd.DataFrame(columns=["page", "line", "name", "status", "matched_to"])
+        return ResultSet(name, _EMPTY_SUMMARY, parcels, sigs)
+
+    d = diff_results(rs("a", 5_000.0, 0.25), rs("b", 0.0, 0.5))
+    values = d.changes.loc[d.changes["change"] == "value_changed"]
+    got = {(r.print_key_code, r.field): (r.before, r.after) for r in values.itertuples()}
+    assert got == {
+        ("1.-1-3", "fraction_in_territory"): (0.25, 0.5),
+        ("1.-1-3", "apportioned_assessed"): (15_000.0, 30_000.0),
+        ("1.-1-4", "signer_credit_assessed"): (5_000.0, 0.0),
+    }
 
 
 def test_diff_command_prints_and_writes_csv(two_runs, tmp_path: Path) -> None:

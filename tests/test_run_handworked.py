@@ -328,6 +328,13 @@ def test_rerun_gives_identical_bytes(handworked, tmp_path: Path) -> None:
             ),
             ["rates.csv", "104600", "2022"],
         ),
+        # the roll year's rate left blank (not final): its row is named
+        (
+            lambda r: (r / "rates.csv").write_text(
+                "swis_code,rate_year,equalization_rate\n104400,2022,100\n104600,2022,\n"
+            ),
+            ["rates.csv", "row 2", "equalization_rate", "104600", "blank (not final)"],
+        ),
         # an unknown config key, with the nearest suggestion
         (
             lambda r: (r / "petition.toml").write_text(

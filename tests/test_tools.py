@@ -24,3 +24,32 @@ def test_isin_missing_and_mixed_values_take_the_general_path() -> None:
     assert isin(values, pd.Series(["b", "c"])).tolist() == [False, False, True]
     mixed = np.asarray([1, "1", 2.5], dtype=object)
     assert isin(mixed, [1, 2.5]).tolist() == [True, False, True]
+
+
+def test_cents_round_half_up_as_a_spreadsheet_shows_them() -> None:
+    from decimal import Decimal
+
+    from pipeline.documents._common import dollars
+    from pipeline.tools.numbers import cents
+
+    # 100,001 x 0.125 = 12,500.125 exactly: half a cent rounds up (Excel shows
+    # $12,500.13); Python's format rounds half to even and gave $12,500.12
+    assert cents(12_500.125) == Decimal("12500.13")
+    assert dollars(112_500.125) == "$112,500.13"
+    # 2.675 is written 2.675 in the CSV (its shortest repr): 2.68, as read
+    assert cents(2.675) == Decimal("2.68")
+    assert dollars(-1.005) == "-$1.01"
+    assert dollars(0.004) == "$0.00"
+
+
+def test_a_share_never_prints_as_the_threshold_it_is_not() -> None:
+    from pipeline.documents._common import percent
+    from pipeline.tools.numbers import percent_text
+
+    # 1,000,001 of 2,000,001 = 50.0000249999... %: passes (more than 50), and
+    # must not print as "50.0000", which reads as exactly half (a failure)
+    assert percent(100 * 1_000_001 / 2_000_001) == "50.00002 %"
+    assert percent_text(49.99996) == "49.99996"
+    assert percent_text(50.0) == "50.0000"  # exactly half: as it is
+    assert percent_text(20.0) == "20.0000"
+    assert percent_text(33.086878) == "33.0869"

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pipeline.tools.numbers import cents, percent_text
+
 __all__ = [
     "dollars",
     "fraction",
@@ -45,19 +47,26 @@ def dollars(value: Any) -> str:
     x = _number(value)
     if x is None:
         return "—"
-    sign = "-" if x < 0 else ""
-    return f"{sign}${abs(x):,.2f}"
+    amount = cents(x)
+    sign = "-" if amount < 0 else ""
+    return f"{sign}${abs(amount):,.2f}"
 
 
 def percent(value: Any) -> str:
-    """A percentage (0-100) with four decimals: ``33.086878`` → ``"33.0869 %"``."""
+    """A percentage (0-100) with four decimals: ``33.086878`` → ``"33.0869 %"``.
+
+    A share that is not whole but would print as whole gets more decimals
+    (:func:`pipeline.tools.numbers.percent_text`): ``50.000025`` →
+    ``"50.00003 %"``, never ``"50.0000 %"``.
+    """
     x = _number(value)
-    return "—" if x is None else f"{x:.4f} %"
+    return "—" if x is None else f"{percent_text(x)} %"
 
 
 def rate(value: Any) -> str:
     """An equalization rate (percent) with four decimals."""
-    return percent(value)
+    x = _number(value)
+    return "—" if x is None else f"{x:.4f} %"
 
 
 def fraction(value: Any) -> str:

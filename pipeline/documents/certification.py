@@ -283,6 +283,12 @@ def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> 
         ),
         Heading(f"Annex: parcel schedule of the {town} (SWIS {fig.swis}), roll year {roll}"),
         _annex(parcels, fig),
+        Para(
+            "Amounts are shown rounded to the cent (half up). Each total is the sum of the "
+            "unrounded amounts, the figure certified above, and may differ by a few cents "
+            "from the sum of the rounded lines.",
+            align="left",
+        ),
     )
     return doc
 

@@ -47,7 +47,8 @@ def parcel_status(parcels: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         Indexed by parcel key: ``status`` (``credited`` when any record of the
         parcel carries a signer credit, ``not signed`` otherwise, ``unmapped``
-        for records without polygon) and ``straddles`` (0 < fraction < 1).
+        for records without polygon) and ``straddles`` (0 < fraction < 1, by
+        geometry).
     """
     if parcels.empty:
         return pd.DataFrame({"status": pd.Series(dtype="str"), "straddles": pd.Series(dtype=bool)})
@@ -59,7 +60,11 @@ def parcel_status(parcels: pd.DataFrame) -> pd.DataFrame:
             PARCEL_KEY: keys,
             "credited": (credit > 0).to_numpy(),
             "unmapped": (parcels["fraction_source"].astype("str") == "unmapped").to_numpy(),
-            "straddles": ((frac > 0) & (frac < 1)).to_numpy(),
+            # crossed by the boundary: apportioned by area (an override's
+            # fraction says nothing of where the line runs)
+            "straddles": (
+                (frac > 0) & (frac < 1) & (parcels["fraction_source"].astype("str") == "geometry")
+            ).to_numpy(),
             "inside": (frac > 0).to_numpy(),
         }
     )

@@ -68,7 +68,8 @@ def _tests(s: Mapping[str, Any]) -> list[list[str]]:
         basis = "full" if o.get("value_basis") == "full" else "assessed"
         detail = (
             f"signers {dollars(o.get('signer_value'))} of {dollars(o.get('total_value'))} "
-            f"{basis} valuation = {percent(o.get('percent'))}; more than 50 % required"
+            f"{basis} valuation = {percent(o.get('percent'))}; more than 50 % required "
+            f"(values: roll field {o.get('value_basis_column', 'assessment_total')})"
         )
     else:
         detail = "owner basis not alleged (or not allowed by the regime)"
@@ -254,10 +255,13 @@ def render_report(
             (pd.to_numeric(parcels["signer_credit_assessed"], errors="coerce").fillna(0) > 0).sum()
         )
         frac = pd.to_numeric(parcels["fraction_in_territory"], errors="coerce").fillna(0)
-        straddle = int(((frac > 0) & (frac < 1)).sum())
+        source = parcels["fraction_source"].astype("str")
+        straddle = int(((frac > 0) & (frac < 1) & (source == "geometry")).sum())
+        overridden = int((source == "override").sum())
         parts.append(
             f"<p>{len(parcels):,} roll records in the schedule; {credited:,} carry a "
-            f"signer's credit; {straddle:,} straddle the boundary and are apportioned.</p>"
+            f"signer's credit; {straddle:,} straddle the boundary and are apportioned by "
+            f"their area; {overridden:,} are apportioned by the assessor's override.</p>"
         )
     parts.append("<h2>Signatures</h2>")
     parts.append(_counts(signatures, "status", "Status of each signature line"))

@@ -111,7 +111,10 @@ def write_schedule_xlsx(
         total_row = [None] * len(columns)
         total_row[0] = "Total"
         for c in totals:
-            total_row[columns.index(c)] = float(pd.to_numeric(frame[c], errors="coerce").sum())
+            values = pd.to_numeric(frame[c], errors="coerce")
+            # a column with no figure at all (full values of one town without
+            # a rate) has no total either: blank, not $0.00
+            total_row[columns.index(c)] = float(values.sum()) if values.notna().any() else None
     formats = [_format(col) for col in columns]
     letters = [get_column_letter(i + 1) for i in range(len(columns))]
     bold = Font(bold=True)

@@ -55,6 +55,7 @@ from pipeline.people.names import (
     split_name_suffix,
 )
 from pipeline.people.placement import normalize_addresses
+from pipeline.tools.numbers import percent_text
 
 __all__ = [
     "LINE_COLUMNS",
@@ -458,7 +459,7 @@ def resident_test(
                 deficiency_for(
                     "resident_percent_not_met",
                     f"{n_signers} qualifying signer(s) of {n_qualified} qualified voter(s) "
-                    f"= {percent:.4f} %, less than the {required:g} % required",
+                    f"= {percent_text(percent)} %, less than the {required:g} % required",
                 )
             )
     summary: dict[str, Any] = {

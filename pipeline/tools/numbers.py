@@ -1,0 +1,61 @@
+"""How figures are printed: cents rounded half up, percentages that never read as a tie."""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_HALF_UP, Decimal
+
+__all__ = ["cents", "percent_text"]
+
+_CENT = Decimal("0.01")
+
+
+def cents(value: float) -> Decimal:
+    """A dollar amount rounded to the cent, half up (as a spreadsheet shows it).
+
+    Parameters
+    ----------
+    value
+        A finite amount in dollars.
+
+    Returns
+    -------
+    decimal.Decimal
+        The amount as the CSV files write it (the shortest decimal that reads
+        back as the same float, ``repr``) rounded to 0.01 half away from zero:
+        ``12500.125`` → ``12500.13`` and ``2.675`` → ``2.68``, as a spreadsheet
+        shows them (Python's ``format`` rounds the binary value half to even:
+        ``12500.12``, ``2.67``).
+    """
+    return Decimal(repr(float(value))).quantize(_CENT, rounding=ROUND_HALF_UP)
+
+
+def percent_text(value: float, *, digits: int = 4, most: int = 10) -> str:
+    """A percentage with ``digits`` decimals, more when that would read as whole.
+
+    Parameters
+    ----------
+    value
+        A finite percentage (0-100).
+    digits
+        Decimals shown normally.
+    most
+        The most decimals ever shown.
+
+    Returns
+    -------
+    str
+        ``"33.0869"`` for 33.086878. A value that is not a whole number but
+        rounds to one (``50.0000``) gets more decimals until it no longer does
+        (``50.00003``, ``49.99996``): the statute's thresholds (more than 50,
+        at least 20) are whole numbers, and a failing or passing share must
+        not print as the threshold itself.
+    """
+    shown = f"{value:.{digits}f}"
+    if value == math.floor(value):
+        return shown
+    d = digits
+    while d < most and float(shown) == round(value):
+        d += 1
+        shown = f"{value:.{d}f}"
+    return shown
