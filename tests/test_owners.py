@@ -110,6 +110,48 @@ def test_primary_and_additional_owners_person_and_entity() -> None:
     assert set(owners["owner_source"]) == {"roll"}
 
 
+def test_a_couple_in_one_first_name_field_is_two_owners() -> None:
+    # "John & Mary" / "Doe": JOHN DOE and MARY DOE, 2 owners (a co-owner is
+    # credited value / 2). "Ann B and Carl" / "Lee" with middle "Q": the first
+    # person keeps the slot's initial only when the part has none of its own.
+    # "Smith & Jones LLC" in the last name is an entity, left whole.
+    roll = make_roll(
+        [
+            {
+                "swis_code": "104489",
+                "print_key_code": "1.-1-1",
+                "primary_owner_first_name": "John & Mary",
+                "primary_owner_last_name": "Doe",
+                "additional_owner_1_first": "Pat",
+                "additional_owner_1_last_name": "Roe",
+            },
+            {
+                "swis_code": "104489",
+                "print_key_code": "1.-1-2",
+                "primary_owner_first_name": "Ann B and Carl",
+                "primary_owner_mi": "Q",
+                "primary_owner_last_name": "Lee",
+            },
+            {
+                "swis_code": "104489",
+                "print_key_code": "1.-1-3",
+                "primary_owner_last_name": "Smith & Jones LLC",
+            },
+        ]
+    )
+    owners = parse_owners(roll)
+    by = {k: g for k, g in owners.groupby("parcel_key", sort=False)}
+    one = by["104489|1.-1-1"]
+    assert one["name"].tolist() == ["JOHN DOE", "MARY DOE", "PAT ROE"]  # roll order kept
+    assert one["owner_count"].tolist() == [3, 3, 3]
+    two = by["104489|1.-1-2"]
+    assert two["name"].tolist() == ["ANN B LEE", "CARL LEE"]
+    assert two["owner_count"].tolist() == [2, 2]
+    three = by["104489|1.-1-3"]
+    assert three["name"].tolist() == ["SMITH & JONES LLC"]
+    assert three["kind"].tolist() == ["entity"]
+
+
 def test_ownership_override_wins() -> None:
     roll = make_roll(
         [

@@ -819,7 +819,49 @@ def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
                 long.loc[hit, col].str.replace(_ETAL_RE2, " ", regex=True).str.strip()
             )
     long = long.assign(**{k: v for k, v in _LONG_EXTRA.items() if k != "etal"}, etal=etal)
-    return _by_row_slot(long), any_used
+    return _by_row_slot(_split_joint_first_names(long)), any_used
+
+
+#: "JOHN & MARY" or "JOHN AND MARY" in a first-name field.
+_JOINT_FIRST = r"(?:^|\s)(?:&|AND)(?:\s|$)"
+
+
+def _split_joint_first_names(long: pd.DataFrame) -> pd.DataFrame:
+    """One owner per person when a first-name field joins several.
+
+    Rolls write a married couple as first name ``JOHN & MARY``, last name
+    ``DOE``: two owners, JOHN DOE and MARY DOE (§ 2-202.1.a(2) divides by the
+    number of owners). The first person keeps the slot's middle initial;
+    the last name and suffix are each person's. Slots are renumbered
+    ``8 * slot + k`` so that the roll's order is kept.
+    """
+    joint = _contains_distinct(long["first"], _JOINT_FIRST) & ~_blank_distinct(long["last"])
+    if not joint.any():
+        return long
+    long = long.assign(_slot=long["_slot"].to_numpy(dtype=np.int64) * 8)
+    rows: list[pd.DataFrame] = [long[~joint]]
+    hit = long[joint]
+    # a few rows only: plain Python per row
+    split = [
+        [p.strip() for p in re.split(r"\s*(?:&|\bAND\b)\s*", str(v)) if p.strip()]
+        for v in hit["first"]
+    ]
+    for k in range(max(len(s) for s in split)):
+        keep = np.array([len(s) > k for s in split], dtype=bool)
+        tokens = [s[k].split(" ", 1) if len(s) > k else [""] for s in split]
+        own_middle = [t[1] if len(t) > 1 else "" for t in tokens]
+        middle = (
+            own_middle
+            if k
+            else [m or str(slot_mi) for m, slot_mi in zip(own_middle, hit["middle"], strict=True)]
+        )
+        person = hit.assign(
+            first=pd.array([t[0] for t in tokens], dtype="str"),
+            middle=pd.array(middle, dtype="str"),
+            _slot=hit["_slot"].to_numpy(dtype=np.int64) + min(k, 7),
+        )
+        rows.append(person[keep])
+    return pd.concat(rows, ignore_index=True)
 
 
 def _parsed_rows(key: str, row: int, parsed: list[ParsedOwner], rows: list[dict[str, Any]]) -> int:
