@@ -288,6 +288,12 @@ def test_an_inhabitant_written_surname_first_is_the_same_person() -> None:
     pl = _placement(inside=[True] * 3, placed=[True] * 3, addresses=["1 OAK ST"] * 3)
     sched = inhabitant_schedule(inh, pl)
     assert sched["status"].tolist() == ["inside", "duplicate", "inside"]
+    # the exhibit lists each person inside with the town written on the list
+    from pipeline.documents.exhibits import inhabitants_exhibit
+
+    exhibit = inhabitants_exhibit(sched)
+    assert exhibit.columns.tolist() == ["number", "name", "address", "town"]
+    assert exhibit["town"].tolist() == ["K", "K"]
 
 
 def test_unplaced_inhabitants_are_reported_not_a_deficiency_when_enough_are_placed() -> None:

@@ -48,7 +48,8 @@ def inhabitants_exhibit(inhabitants: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Columns ``number``, ``name``, ``address`` in the order of the list.
+        Columns ``number``, ``name``, ``address``, ``town`` (as written on the
+        list) in the order of the list.
     """
     inside = inhabitants.loc[inhabitants["status"].astype("str") == "inside"]
     out = pd.DataFrame(
@@ -56,6 +57,11 @@ def inhabitants_exhibit(inhabitants: pd.DataFrame) -> pd.DataFrame:
             "number": range(1, len(inside) + 1),
             "name": inside["name"].astype("str").to_numpy(),
             "address": inside["address"].astype("str").to_numpy(),
+            "town": (
+                inside["town"].astype("str").to_numpy()
+                if "town" in inside.columns
+                else [""] * len(inside)
+            ),
         }
     )
     return out
@@ -87,17 +93,18 @@ def write_inhabitants(
             f"({population.get('unplaced', 0)}) are not listed here; they are in inhabitants.csv."
         ),
         Table(
-            header=("No.", "Name", "Address"),
+            header=("No.", "Name", "Address", "Town"),
             rows=[
-                [f"{n:,}", str(a), str(b)]
-                for n, a, b in zip(
+                [f"{n:,}", str(a), str(b), str(c)]
+                for n, a, b, c in zip(
                     rows["number"].tolist(),
                     rows["name"].tolist(),
                     rows["address"].tolist(),
+                    rows["town"].tolist(),
                     strict=True,
                 )
             ],
-            widths=(0.6, 3.0, 3.4),
+            widths=(0.6, 2.6, 2.6, 1.2),
             right=(0,),
         ),
     )

@@ -337,6 +337,11 @@ def inhabitant_schedule(inhabitants: pd.DataFrame, placement: pd.DataFrame) -> p
             "fraction": placement["fraction"].reindex(inhabitants.index).astype("float64"),
             "status": pd.Series(status, index=inhabitants.index, dtype=str),
             "reason": placement["reason"].reindex(inhabitants.index).fillna("").astype(str),
+            # the town written on the list (an address such as "1 Main St"
+            # may be in two towns of the territory)
+            "town": _text(inhabitants["town"])
+            if "town" in inhabitants.columns
+            else pd.Series("", index=inhabitants.index, dtype=str),
         },
         index=inhabitants.index,
     )
