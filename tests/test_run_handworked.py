@@ -369,6 +369,14 @@ def test_rerun_gives_identical_bytes(handworked, tmp_path: Path) -> None:
             ),
             ["roll-a.csv", "row 2", "town_taxable_value", "no town_taxable_value"],
         ),
+        # a blank assessment_total of a parcel in the territory (1.-1-1): the
+        # roll's row is named (a blank outside the territory is no error)
+        (
+            lambda r: (r / "roll-a.csv").write_text(
+                (r / "roll-a.csv").read_text().replace(",20000,100000,100000", ",20000,,100000")
+            ),
+            ["roll-a.csv", "row 1", "assessment_total", "no assessment_total"],
+        ),
         # an override above the parcel's value: the overrides file, plain numbers
         (
             lambda r: (
@@ -615,6 +623,20 @@ def test_signer_files_without_the_date_and_town_columns_are_warned_about(
     assert "pages.csv has no 'sworn_on' column" in proc.stderr
     codes = [d["code"] for d in json.loads((out / "summary.json").read_text())["deficiencies"]]
     assert "line_without_town" not in codes
+
+
+def test_a_blank_value_outside_the_territory_is_no_error(tmp_path: Path) -> None:
+    # 2.-1-2 (30,000) lies wholly outside: its blank assessment_total is never
+    # used, and the figures are those of the hand-worked petition
+    root = tmp_path / "p"
+    config = make_petition(root)
+    roll = root / "roll-b.csv"
+    roll.write_text(roll.read_text().replace(",10000,30000,60000", ",10000,,60000"))
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    owner = json.loads((out / "summary.json").read_text())["owner_test"]
+    assert owner["total_value"] == pytest.approx(190_000)
 
 
 def test_a_page_without_a_witness_counts_none_of_its_lines(tmp_path: Path) -> None:

@@ -85,7 +85,9 @@ def read_roll(path: str | Path, *, town_swis: str) -> pd.DataFrame:
     Notes
     -----
     Numbers are strict: digits with an optional ``-`` and decimal point; a
-    blank is NaN except in ``assessment_total`` (required). ``roll_year`` and
+    blank is NaN, in ``assessment_total`` too: a blank value is bad input only
+    where it is used, for a record in the territory under the policy's value
+    basis (:func:`pipeline.valuation.apportion_values`). ``roll_year`` and
     ``roll_section`` are 0 when absent. Records of another municipality are
     kept; the caller decides.
     """
@@ -129,7 +131,7 @@ def roll_from_text_frame(raw: pd.DataFrame, path: str | Path, *, town_swis: str)
             continue
         if col in ROLL_MONEY:
             # values of a roll are never negative
-            out[col] = to_float(df, path, col, blank_ok=col != "assessment_total", minimum=0.0)
+            out[col] = to_float(df, path, col, blank_ok=True, minimum=0.0)
         else:
             out[col] = text(df, col)
     out[SOURCE_ROW] = df[SOURCE_ROW].astype("int64")
