@@ -301,7 +301,7 @@ def write_schedules(
             directory / "schedule-parcels.xlsx",
             parcels,
             sheet="Parcels",
-            title="Parcel schedule",
+            title="Parcel schedule (Village Law § 2-202.1.a(2), d)",
             when=when,
             totals=(
                 "assessed_value",
@@ -315,7 +315,7 @@ def write_schedules(
             directory / "schedule-signatures.xlsx",
             signatures,
             sheet="Signatures",
-            title="Signature schedule",
+            title="Signature schedule (Village Law § 2-202.1.a, e)",
             when=when,
             totals=("credit_assessed", "credit_full"),
         ),
