@@ -844,6 +844,7 @@ def _split_joint_first_names(long: pd.DataFrame) -> pd.DataFrame:
     # a few rows only: plain Python per row
     split = [
         [p.strip() for p in re.split(r"\s*(?:&|\bAND\b)\s*", str(v)) if p.strip()]
+        or [str(v).strip()]  # "&" alone: the owner is kept as written
         for v in hit["first"]
     ]
     for k in range(max(len(s) for s in split)):
