@@ -480,11 +480,9 @@ def part_areas(
         warnings += _tiny_parts(
             split.parts, territory.area, prepared.policy.sliver_tolerance, geometric_rows
         )
-        if split.uncovered_area > 1e-6 * max(territory.area, 1.0):
-            warnings.append(
-                f"{split.uncovered_area / max(territory.area, 1.0):.4%} of the territory "
-                "lies in none of the town polygons"
-            )
+        _check_town_cover(
+            split, territory, prepared.policy.sliver_tolerance, inputs.working_crs, warnings
+        )
         return {
             swis: geodesic_area_sq_mi(part, inputs.working_crs)
             for swis, part in sorted(split.parts.items())
@@ -511,6 +509,98 @@ def part_areas(
         if share > 0:
             out[t.swis] = territory_sq_mi * share
     return out
+
+
+#: An overlap with a village is digitising noise where it is a strip narrower
+#: than this on average (2 × area / perimeter of each piece), or a piece
+#: smaller than ``_NOISE_AREA_SQ_FT``: two boundaries drawn apart rarely agree
+#: closer, while any real part of a village is wider.
+_NOISE_WIDTH_FT = 10.0
+_NOISE_AREA_SQ_FT = 1_000.0
+
+
+def _not_noise(overlap: BaseGeometry, working_crs: str) -> BaseGeometry:
+    """The pieces of an overlap that are not digitising noise (maybe empty).
+
+    Notes
+    -----
+    A piece of area :math:`A` and perimeter :math:`P` is noise when its mean
+    width :math:`2A / P` is under 10 ft or :math:`A` under 1,000 sq ft (a long
+    strip of width :math:`w` has :math:`2A/P \approx w`).
+    """
+    if overlap.is_empty:
+        return overlap
+    from pyproj import CRS
+
+    axis = CRS.from_user_input(working_crs).axis_info
+    ft = (axis[0].unit_conversion_factor if axis else 1.0) / 0.3048  # feet per unit
+    pieces = shapely.get_parts(overlap)
+    area = shapely.area(pieces) * ft * ft
+    width = 2.0 * area / np.maximum(shapely.length(pieces) * ft, 1e-300)
+    keep = (width >= _NOISE_WIDTH_FT) & (area >= _NOISE_AREA_SQ_FT)
+    return shapely.union_all(pieces[keep]) if keep.any() else shapely.Polygon()
+
+
+#: Town parts whose areas differ by less than this share are a tie for § 2-202.1.f(1).
+_TIE = 1e-6
+
+
+def _tie_warning(areas: Mapping[str, float], warnings: list[str]) -> None:
+    """Warn when the greatest town part is not clearly the greatest (§ 2-202.1.f(1))."""
+    ranked = sorted(areas.items(), key=lambda kv: (-float(kv[1]), kv[0]))
+    if len(ranked) > 1:
+        (a, x), (b, y) = ranked[0], ranked[1]
+        if float(x) - float(y) <= _TIE * max(float(x), 1e-300):
+            warnings.append(
+                f"the town parts {a} ({float(x):.6f} sq mi) and {b} ({float(y):.6f} sq mi) are "
+                "equal to the precision of the boundaries: the statute files the original "
+                "with the town of the greatest part (§ 2-202.1.f(1)) and does not settle a "
+                f"tie; {ranked[0][0]} was chosen (the lower SWIS code or the larger by a "
+                "hair), which counsel should review"
+            )
+
+
+def _check_town_cover(
+    split: Any,
+    territory: BaseGeometry,
+    tolerance: float,
+    working_crs: str,
+    warnings: list[str],
+) -> None:
+    """The town polygons must share the territory out once, and all of it (rules § 1).
+
+    A part of the territory in no town polygon, or in two, beyond ``tolerance``
+    (the sliver tolerance, here as a share of the territory's area) is bad
+    input: the town parts, the owner test per part and the filing plan would
+    be wrong. Less than that is digitising noise, reported as a warning.
+    """
+    whole = max(float(territory.area), 1e-300)
+    names = ", ".join(town_boundary_label(s) for s in split.parts) or "the town polygons"
+    if split.uncovered_area > tolerance * whole:
+        sq_mi = geodesic_area_sq_mi(split.uncovered, working_crs)
+        raise InputError(
+            TERRITORY_LABEL,
+            f"{split.uncovered_area / whole:.2%} of the territory ({sq_mi:.4f} square miles) "
+            f"lies in none of the town polygons ({names}): list every town the territory "
+            "reaches, each with its boundary, or check the boundary files and their CRS",
+        )
+    if split.uncovered_area > 1e-6 * whole:
+        warnings.append(
+            f"{split.uncovered_area / whole:.4%} of the territory lies in none of the town "
+            "polygons (under the sliver tolerance: digitising noise along the town lines)"
+        )
+    if split.overlap_area > tolerance * whole:
+        raise InputError(
+            TERRITORY_LABEL,
+            f"town polygons overlap inside the territory over {split.overlap_area / whole:.2%} "
+            f"of its area ({names}): a place is in one town only, so the town parts would "
+            "count it twice; check the boundary files and their CRS",
+        )
+    if split.overlap_area > 1e-6 * whole:
+        warnings.append(
+            f"town polygons overlap over {split.overlap_area / whole:.4%} of the territory "
+            "(under the sliver tolerance: digitising noise along the town lines)"
+        )
 
 
 def _check_town_polygons(
@@ -746,23 +836,26 @@ def finish_summary(
     village_overlap = None
     if inputs.villages is not None:
         overlap = polygonal(territory.intersection(inputs.villages))
+        real = _not_noise(overlap, inputs.working_crs)
         if overlap.is_empty:
             village_overlap = 0.0
-        elif overlap.area < policy.sliver_tolerance * territory.area:
-            # along a shared boundary, digitising noise: not a part of the village
+        elif real.is_empty:
+            # strips along a shared boundary: digitising noise, not a part of the village
             village_overlap = 0.0
             warnings.append(
                 f"the territory overlaps a village polygon by "
-                f"{geodesic_area_sq_mi(overlap, inputs.working_crs):.6f} square miles, "
-                "under the sliver tolerance: taken as digitising noise along the boundary"
+                f"{geodesic_area_sq_mi(overlap, inputs.working_crs):.6f} square miles in "
+                f"strips narrower than {_NOISE_WIDTH_FT:g} ft (or pieces under "
+                f"{_NOISE_AREA_SQ_FT:,.0f} sq ft): taken as digitising noise along the boundary"
             )
         else:
-            village_overlap = geodesic_area_sq_mi(overlap, inputs.working_crs)
+            village_overlap = geodesic_area_sq_mi(real, inputs.working_crs)
     village, vdef = existing_village_check(in_territory_swis, village_overlap_sq_mi=village_overlap)
     deficiencies += vdef
     deficiencies += prepared.page_deficiencies
 
     names = {t.swis: t.name for t in inputs.towns}
+    _tie_warning(areas, warnings)
     summary: dict[str, Any] = {
         "regime": regime.name,
         "petition": {

@@ -786,22 +786,26 @@ def test_a_coterminous_claim_reports_the_symmetric_difference(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
-    ("x0", "includes"),
+    ("x0", "y1", "includes"),
     [
         # a village over x in [1200, 1800]: 300 x 500 = 150,000 sq ft of the
         # territory's 750,000 (20 %): the territory includes part of it
-        (1200.0, True),
-        # a village from x = 1499.5: 0.5 x 500 = 250 sq ft (0.033 %, under the
-        # sliver tolerance 0.5 %): digitising noise along a shared boundary
-        (1499.5, False),
+        (1200.0, 500.0, True),
+        # a village from x = 1499.5: a strip 0.5 x 500 = 250 sq ft, mean width
+        # 2 x 250 / 1001 = 0.5 ft (under 10 ft): digitising noise along a
+        # shared boundary
+        (1499.5, 500.0, False),
+        # a corner 60 x 60 = 3,600 sq ft: only 0.48 % of the territory, but
+        # 2 x 3,600 / 240 = 30 ft wide: a real part of the village
+        (1440.0, 60.0, True),
     ],
 )
 def test_a_village_polygon_overlapping_the_territory(
-    tmp_path: Path, x0: float, includes: bool
+    tmp_path: Path, x0: float, y1: float, includes: bool
 ) -> None:
     root = tmp_path / "p"
     config = make_petition(root)
-    gpd.GeoDataFrame(geometry=[_b(x0, 0, 1800, 500)], crs=CRS).to_file(
+    gpd.GeoDataFrame(geometry=[_b(x0, 0, 1800, y1)], crs=CRS).to_file(
         root / "villages.geojson", driver="GeoJSON"
     )
     config.write_text(
@@ -820,6 +824,74 @@ def test_a_village_polygon_overlapping_the_territory(
     assert ("includes_existing_village" in codes) is includes
     if not includes:
         assert any("digitising noise" in w for w in summary["warnings"])
+
+
+def _redraw(root: Path, name: str, geom) -> None:  # type: ignore[no-untyped-def]
+    gpd.GeoDataFrame(geometry=[geom], crs=CRS).to_file(root / name, driver="GeoJSON")
+
+
+@pytest.mark.parametrize(
+    ("name", "geom", "words"),
+    [
+        # town A drawn to x = 1100: A and B both claim 100 x 500 = 50,000 sq ft
+        # of the territory's 750,000 (6.7 %, over the 0.5 % tolerance)
+        ("town-a.geojson", _b(0, 0, 1100, 1000), "overlap inside the territory over 6.67%"),
+        # town B drawn from x = 1100: 100 x 500 = 50,000 sq ft in no town (6.7 %)
+        ("town-b.geojson", _b(1100, 0, 2000, 1000), "6.67% of the territory"),
+    ],
+)
+def test_town_polygons_that_overlap_or_leave_a_gap_are_bad_input(
+    tmp_path: Path, name: str, geom, words: str
+) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _redraw(root, name, geom)
+    proc = petition_run(str(config), "--out", str(tmp_path / "results"))
+    assert proc.returncode == 2, proc.stderr
+    assert "territory.geojson" in proc.stderr
+    assert words in proc.stderr
+    assert not (tmp_path / "results").exists()
+
+
+def test_equal_town_parts_are_a_tie_to_review(tmp_path: Path) -> None:
+    # territory x 500..1500: 500 x 500 in A and 500 x 500 in B. The statute
+    # files the original with "the greatest part": a tie it does not settle
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _redraw(root, "territory.geojson", _b(500, 0, 1500, 500))
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["filing"]["original_with"] == "104400"  # the lower SWIS code
+    assert any("counsel should review" in w for w in summary["warnings"])
+
+
+def test_a_territory_that_only_touches_parcels_overlaps_none(tmp_path: Path) -> None:
+    # x 2000..2500 meets B1 and B2 along their east edge only: no shared area
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _redraw(root, "territory.geojson", _b(2000, 0, 2500, 500))
+    _redraw(root, "town-b.geojson", _b(1000, 0, 2500, 1000))
+    proc = petition_run(str(config), "--out", str(tmp_path / "results"))
+    assert proc.returncode == 2, proc.stderr
+    assert "overlaps no parcel" in proc.stderr
+
+
+def test_a_territory_holding_only_a_sliver_still_runs(tmp_path: Path) -> None:
+    # x 1998..2000 in town B: 2 x 500 = 1,000 sq ft of B1's 500,000 (0.2 %,
+    # under the 0.5 % tolerance) snaps to 0. Nothing is in the territory: the
+    # run finishes (map included) and lists the sliver.
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _redraw(root, "territory.geojson", _b(1998, 0, 2000, 500))
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    rows = pd.read_csv(out / "parcels.csv").set_index("print_key_code")
+    assert rows.loc["2.-1-1", "fraction_source"] == "sliver"
+    assert rows.loc["2.-1-1", "fraction_in_territory"] == 0
+    assert (out / "map.pdf").exists()
 
 
 def test_a_tiny_town_part_without_parcels_is_warned_about(tmp_path: Path) -> None:

@@ -51,7 +51,14 @@ def parcel_status(parcels: pd.DataFrame) -> pd.DataFrame:
         geometry).
     """
     if parcels.empty:
-        return pd.DataFrame({"status": pd.Series(dtype="str"), "straddles": pd.Series(dtype=bool)})
+        return pd.DataFrame(
+            {
+                "status": pd.Series(dtype="str"),
+                "straddles": pd.Series(dtype=bool),
+                "inside": pd.Series(dtype=bool),
+            },
+            index=pd.Index([], dtype="str", name=PARCEL_KEY),
+        )
     keys = _schedule_keys(parcels["swis_code"], parcels["print_key_code"])
     frac = pd.to_numeric(parcels["fraction_in_territory"], errors="coerce").fillna(0.0)
     credit = pd.to_numeric(parcels["signer_credit_assessed"], errors="coerce").fillna(0.0)
@@ -175,8 +182,13 @@ def render_map(
     ax.set_axis_off()
     fig.suptitle(title, fontsize=13, y=0.965)
 
-    shown = parcels.merge(status, left_on=PARCEL_KEY, right_index=True, how="inner")
-    shown = shown.loc[shown["inside"]].sort_values(PARCEL_KEY, kind="stable")
+    # status by key (a map, not a merge: either frame may be empty, and the
+    # parcels' index may carry the key's name too)
+    shown = parcels.reset_index(drop=True)
+    shown = shown.loc[shown[PARCEL_KEY].isin(status.index)]
+    for col in ("status", "straddles", "inside"):
+        shown[col] = shown[PARCEL_KEY].map(status[col])
+    shown = shown.loc[shown["inside"].astype(bool)].sort_values(PARCEL_KEY, kind="stable")
     colors = {"credited": CREDITED, "not signed": NOT_SIGNED}
     # one compound path per colour (parcels do not overlap); the limits are set below
     for st, color in colors.items():

@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 import geopandas as gpd
+import numpy as np
 import pandas as pd
+import shapely
 from pyproj import CRS
 from pyproj.exceptions import CRSError
 
@@ -404,7 +406,10 @@ def _check_unlisted_towns(
     if near.empty:
         return
     frac = apportion(near.geometry, territory)["raw_fraction"].to_numpy()
-    inside = frac > max(config.policy.sliver_tolerance, 1e-9)
+    # as the apportionment snaps: only an overlap smaller than the tolerance is
+    # noise; one exactly at it is a real part of the parcel
+    tol = config.policy.sliver_tolerance
+    inside = frac >= tol if tol > 0 else frac > 1e-9
     if not inside.any():
         return
     first = near.loc[inside].iloc[0]
@@ -438,6 +443,16 @@ def _ownership_overrides(path: Path, roll: pd.DataFrame) -> pd.DataFrame:
                 column="print_key_code",
             )
     return overrides
+
+
+def _interiors_meet(parcels: gpd.GeoDataFrame, territory: Any) -> bool:
+    """Whether any parcel shares area with the territory (not only an edge or a point)."""
+    geoms = np.asarray(parcels.geometry.array)
+    hit = shapely.intersects(geoms, territory)
+    if not hit.any():
+        return False
+    # touching along an edge or at a point only shares no area
+    return bool((~shapely.touches(geoms[hit], territory)).any())
 
 
 def _unrecorded_notes(
@@ -605,7 +620,7 @@ def load_inputs(
             )
         layers.append(layer)
     parcels = gpd.GeoDataFrame(pd.concat(layers, ignore_index=True), crs=working_crs)
-    if not parcels.empty and not parcels.intersects(territory).any():
+    if not parcels.empty and not _interiors_meet(parcels, territory):
         raise InputError(
             config.territory.boundary,
             "the territory overlaps no parcel of the towns listed (most often a wrong CRS: "
