@@ -493,15 +493,18 @@ def part_areas(
     )
     schedule = geometric_rows()
     geo = schedule.loc[schedule["fraction_source"].isin(["geometry", "sliver", "override"])]
-    inside = geo[PARCEL_KEY].map(prepared.parcel_area).fillna(0.0) * geo["fraction_in_territory"]
+    area = geo[PARCEL_KEY].map(prepared.parcel_area).astype("float64").fillna(0.0)
+    inside = area * geo["fraction_in_territory"].astype("float64")
     by_town = inside.groupby(geo["town_swis"]).sum()
     total = float(by_town.sum())
     if not total > 0:
         raise InputError(
             TERRITORY_LABEL,
-            "no parcel lies in the territory (beyond slivers under the sliver tolerance), "
-            "so without town polygons its town parts cannot be found: is the territory "
-            "in the right place and CRS? (or give the towns' boundary polygons)",
+            "no roll record's parcel lies in the territory (beyond slivers under the sliver "
+            "tolerance), so without town polygons its town parts cannot be found: do the "
+            "print keys of the rolls and of the parcel layer join (a polygon whose key is "
+            "on no roll is not counted), and is the territory in the right place and CRS? "
+            "(or give the towns' boundary polygons)",
         )
     out: dict[str, float] = {}
     for t in inputs.towns:

@@ -177,7 +177,7 @@ def test_bad_roll_section(tmp_path: Path) -> None:
 
 
 def test_bad_swis(tmp_path: Path) -> None:
-    e = error(write(tmp_path, HEADER + "104401,1-1-1,1,A,10\n10440,1-1-2,1,B,10\n"))
+    e = error(write(tmp_path, HEADER + "104401,1-1-1,1,A,10\n1044,1-1-2,1,B,10\n"))
     assert (e.row, e.column) == (2, "swis_code")
     assert "6 digits" in e.message
 
@@ -257,3 +257,10 @@ def test_large_roll_is_fast(tmp_path: Path) -> None:
     elapsed = time.perf_counter() - start
     assert len(roll) == n
     assert elapsed < 5.0, elapsed
+
+
+def test_a_swis_code_that_lost_its_leading_zero(tmp_path: Path) -> None:
+    # Albany County is 01: a spreadsheet writes SWIS 012289 as 12289
+    roll = read_roll(write(tmp_path, HEADER + "12289,1-1-1,1,A,10\n"), town_swis="012200")
+    assert roll["swis_code"].tolist() == ["012289"]
+    assert roll["parcel_key"].tolist() == ["012289|1-1-1"]

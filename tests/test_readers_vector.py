@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import geopandas as gpd
@@ -237,6 +238,22 @@ def test_real_tompkins_parcels(real_data: Path) -> None:
     assert acres == pytest.approx(30.04, rel=0.01)
 
 
+def test_real_tompkins_parcels_keyed_by_their_26_character_sbl(
+    real_data: Path, tmp_path: Path
+) -> None:
+    # the same 4 parcels with only SWIS and SBL: "50368901300000030010000000" is
+    # SWIS 503689 then the 20-character SBL 013.000-0003-001.000 = 13.-3-1
+    layer = gpd.read_file(real_data / "tompkins-4-parcels.gpkg")[["SWIS", "SBL", "geometry"]]
+    layer.to_file(tmp_path / "sbl.gpkg", driver="GPKG")
+    gdf, _ = read_parcels(tmp_path / "sbl.gpkg", crs=None, working_crs="EPSG:2261")
+    assert gdf["parcel_key"].tolist() == [
+        "503689|13-3-1",
+        "503689|18-4-11",
+        "503689|18-4-17.2",
+        "503689|18-4-18.1",
+    ]
+
+
 # -------------------------------------------------------------------- boundaries
 
 
@@ -304,3 +321,29 @@ def test_geojson_without_a_crs_member_in_feet(tmp_path: Path) -> None:
     with pytest.raises(InputError) as exc:
         read_boundary(p, crs=None, working_crs="EPSG:2260", what="territory")
     assert exc.value.column == "crs" and "are not degrees" in exc.value.message
+
+
+def test_layer_crs_is_the_crs_the_reader_will_use(tmp_path: Path) -> None:
+    from pipeline.io._vector import layer_crs
+
+    ring = [[600000, 4685000], [600100, 4685000], [600100, 4685100], [600000, 4685000]]
+    feature = {
+        "type": "Feature",
+        "properties": {},
+        "geometry": {"type": "Polygon", "coordinates": [ring]},
+    }
+    # no "crs" member: RFC 7946 says degrees, but 600,000 cannot be a longitude,
+    # so the reader takes the configured CRS, and so does layer_crs
+    projected = tmp_path / "projected.geojson"
+    projected.write_text(json.dumps({"type": "FeatureCollection", "features": [feature]}))
+    assert layer_crs(projected, crs="EPSG:26918") == "EPSG:26918"
+    assert layer_crs(projected) is None
+    degrees = tmp_path / "degrees.geojson"
+    lonlat = [[-73.8, 42.3], [-73.7, 42.3], [-73.7, 42.4], [-73.8, 42.3]]
+    feature["geometry"]["coordinates"] = [lonlat]  # type: ignore[index]
+    degrees.write_text(json.dumps({"type": "FeatureCollection", "features": [feature]}))
+    assert layer_crs(degrees, crs="EPSG:26918") == "EPSG:4326"
+    gpkg = tmp_path / "utm.gpkg"
+    gpd.GeoDataFrame(geometry=[box(0, 0, 1, 1)], crs="EPSG:26918").to_file(gpkg, driver="GPKG")
+    assert layer_crs(gpkg, crs="EPSG:2260") == "EPSG:26918"
+    assert layer_crs(tmp_path / "missing.gpkg") is None

@@ -894,6 +894,41 @@ def test_a_territory_holding_only_a_sliver_still_runs(tmp_path: Path) -> None:
     assert (out / "map.pdf").exists()
 
 
+def _rekey_parcels(root: Path) -> None:
+    """The parcel layer's print keys made to join no roll record ('9' prefixed)."""
+    layer = gpd.read_file(root / "parcels.gpkg")
+    layer["PRINT_KEY"] = "9" + layer["PRINT_KEY"].astype(str)
+    layer.to_file(root / "parcels.gpkg", driver="GPKG")
+
+
+def test_print_keys_that_join_no_roll_record(tmp_path: Path) -> None:
+    # With town polygons: every roll record is unmapped (no polygon of its
+    # key), listed with the deficiency unapportioned_records; the run ends
+    # (exit 0), no traceback. Without town polygons the town parts cannot be
+    # found: exit 2, asking whether the keys join.
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _rekey_parcels(root)
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    rows = pd.read_csv(out / "parcels.csv")
+    assert set(rows["fraction_source"]) == {"unmapped"}
+    codes = [d["code"] for d in json.loads((out / "summary.json").read_text())["deficiencies"]]
+    assert "unapportioned_records" in codes
+
+    config.write_text(
+        "\n".join(
+            line
+            for line in config.read_text().splitlines()
+            if not line.startswith('boundary = "town')
+        )
+    )
+    proc = petition_run(str(config), "--out", str(tmp_path / "again"))
+    assert proc.returncode == 2, proc.stderr
+    assert "do the print keys of the rolls and of the parcel layer join" in proc.stderr
+
+
 def test_a_tiny_town_part_without_parcels_is_warned_about(tmp_path: Path) -> None:
     """The territory x in [0, 1000.5]: a strip 0.5 ft wide in town B.
 

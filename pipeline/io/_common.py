@@ -366,8 +366,14 @@ def to_int(
 def to_swis(
     df: pd.DataFrame, path: str | Path, col: str, *, default: str | None = None
 ) -> pd.Series:
-    """A 6-digit SWIS column; blanks take ``default`` (an error without one)."""
+    """A 6-digit SWIS column; blanks take ``default`` (an error without one).
+
+    A 5-digit code is a 6-digit one whose leading zero a spreadsheet or a
+    JSON number dropped (counties 01-09: ``12289`` is ``012289``), as the
+    parcel reader already reads it.
+    """
     s = text(df, col)
+    s = s.where(~s.str.fullmatch(r"\d{5}"), "0" + s)
     blank = s == ""
     if default is None:
         _check(df, path, col, s, blank, lambda v: "SWIS code is missing")

@@ -80,13 +80,17 @@ def _read_layer(path: str | Path) -> gpd.GeoDataFrame:
     return gdf.reset_index(drop=True)
 
 
-def layer_crs(path: str | Path) -> str | None:
-    """The CRS a vector file declares (without reading its features), or None.
+def layer_crs(path: str | Path, *, crs: str | None = None) -> str | None:
+    """The CRS the reader will give a vector file, without reading its features.
 
-    None also when the file cannot be opened: the reader then reports the
-    problem with the file.
+    As :func:`read_parcels` decides it: the file's CRS; ``crs`` (the
+    configured one) when the file has none, or when it says longitude/latitude
+    (a GeoJSON without a ``crs`` member, a GeoParquet without one) but its
+    bounds cannot be degrees. None when the file cannot be opened (the reader
+    then reports the problem) or when nothing tells.
     """
     p = Path(path)
+    bounds: tuple[float, ...] = ()
     try:
         if p.suffix.lower() in _PARQUET:
             import json
@@ -96,13 +100,26 @@ def layer_crs(path: str | Path) -> str | None:
             meta = pq.read_schema(p).metadata or {}
             geo = json.loads(meta.get(b"geo", b"{}"))
             column = geo.get("columns", {}).get(geo.get("primary_column", ""), {})
+            bounds = tuple(float(v) for v in column.get("bbox", ()))
             if "crs" not in column:
-                return "OGC:CRS84"  # the GeoParquet default
-            return None if column["crs"] is None else CRS.from_json_dict(column["crs"]).to_string()
-        crs = pyogrio.read_info(p)["crs"]
+                declared: str | None = "OGC:CRS84"  # the GeoParquet default
+            elif column["crs"] is None:
+                declared = None
+            else:
+                declared = CRS.from_json_dict(column["crs"]).to_string()
+        else:
+            info = pyogrio.read_info(p, force_total_bounds=True)
+            declared = str(info["crs"]) if info["crs"] else None
+            if info.get("total_bounds") is not None:
+                bounds = tuple(float(v) for v in info["total_bounds"])
+        if declared is None:
+            return crs
+        geographic = CRS.from_user_input(declared).is_geographic
+        if len(bounds) == 4 and geographic and not _can_be_degrees(*bounds):
+            return crs
     except Exception:
         return None
-    return str(crs) if crs else None
+    return declared
 
 
 def _parse_crs(value: str, path: str | Path) -> CRS:
@@ -302,7 +319,9 @@ def read_parcels(
     Fields are found case-insensitively: ``SWIS`` and ``PRINT_KEY`` (or
     ``PRINTKEY``, ``PRINT_KEY_CODE``, ``SBL`` ...), or a combined field such
     as ``SWISPRINTK`` = ``"503689-13.-3-1"`` (6-digit SWIS, optional
-    separator, print key). Duplicate keys are kept (see
+    separator, print key). A 26-character SBL that starts with the parcel's
+    SWIS code (county layers such as Tompkins') is read as that SWIS and the
+    20-character SBL after it. Duplicate keys are kept (see
     :func:`pipeline.quality.data_quality`).
     """
     notes: list[str] = []
@@ -352,6 +371,11 @@ def read_parcels(
             feature=fid,
             column=swis_field,
         )
+    # a county SBL field of 26 characters: the SWIS code then the 20-character
+    # SBL ("50368901300000030010000000" = 503689 + 013.000-0003-001.000)
+    prefixed = pk.str.fullmatch(r"\d{6}[0-9A-Za-z]{20}") & (pk.str.slice(0, 6) == swis)
+    if prefixed.any():
+        pk = pk.where(~prefixed, pk.str.slice(6))
     norm = normalize_print_keys(pk, errors="coerce")
     if norm.isna().any():
         fid = int(np.flatnonzero(norm.isna().to_numpy())[0]) + 1

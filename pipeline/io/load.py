@@ -94,7 +94,7 @@ def _parcels_crs(config: PetitionConfig) -> str | None:
     """The CRS shared by every parcel layer (as ``"EPSG:n"`` when it has a code), or None."""
     found: list[CRS] = []
     for path in dict.fromkeys(t.parcels for t in config.towns):
-        c = layer_crs(path) or config.territory.crs
+        c = layer_crs(path, crs=config.territory.crs)
         if c is None:
             return None
         try:
