@@ -62,7 +62,13 @@ from pipeline.law.regimes import REGIMES, Regime
 from pipeline.model import PetitionInputs
 from pipeline.people.matching import owner_matcher, roll_lookups
 from pipeline.people.owners import owner_quality, parse_owners
-from pipeline.people.placement import place_addresses, situs_addresses, situs_index, town_codes
+from pipeline.people.placement import (
+    place_addresses,
+    situs_addresses,
+    situs_index,
+    town_codes,
+    unplace_unmapped,
+)
 from pipeline.people.review import review_queue, stale_decisions, value_differences
 from pipeline.people.voters import match_resident_lines, resident_test, voter_addresses
 from pipeline.quality import data_quality
@@ -317,6 +323,17 @@ def prepare(
             pd.Series([d["address"] for d in designee_rows], dtype="str"),
             pd.Series([d["town"] for d in designee_rows], dtype="str"),
         )
+        # a person at a roll record without a polygon (and no override) cannot be placed
+        mapped = pd.Index(inputs.parcels[PARCEL_KEY].astype("str").unique())
+        if inputs.apportionment_overrides is not None and len(inputs.apportionment_overrides):
+            mapped = mapped.union(
+                pd.Index(inputs.apportionment_overrides[PARCEL_KEY].astype("str").unique())
+            )
+        if voter_place is not None:
+            voter_place = unplace_unmapped(voter_place, mapped)
+        if inhabitant_place is not None:
+            inhabitant_place = unplace_unmapped(inhabitant_place, mapped)
+        designee_place = unplace_unmapped(designee_place, mapped)
         lookups = roll_lookups(inputs.roll, situs_norm=situs_norm)
     except BaseException:
         if pending is not None:

@@ -140,17 +140,27 @@ def test_working_crs_for_swis_county() -> None:
         working_crs_for(anywhere, swis="990000")
 
 
-# Zones by county name, from the NAD83 State Plane zone definitions for New York.
+# Zones by county name, as the EPSG areas of use of the four zones list them
+# (pyproj.CRS.from_epsg(2260).area_of_use.name ...): Herkimer, Otsego and St
+# Lawrence are in the East zone.
 _ZONE_COUNTIES = {
     "EPSG:2262": "Allegany Cattaraugus Chautauqua Erie Genesee Livingston Monroe Niagara Orleans "
     "Wyoming",
-    "EPSG:2261": "Broome Cayuga Chemung Chenango Cortland Herkimer Jefferson Lewis Madison Oneida "
-    "Onondaga Ontario Oswego Otsego Schuyler Seneca StLawrence Steuben Tioga Tompkins Wayne Yates",
+    "EPSG:2261": "Broome Cayuga Chemung Chenango Cortland Jefferson Lewis Madison Oneida "
+    "Onondaga Ontario Oswego Schuyler Seneca Steuben Tioga Tompkins Wayne Yates",
     "EPSG:2260": "Albany Clinton Columbia Delaware Dutchess Essex Franklin Fulton Greene Hamilton "
-    "Montgomery Orange Putnam Rensselaer Rockland Saratoga Schenectady Schoharie Sullivan Ulster "
-    "Warren Washington Westchester",
+    "Herkimer Montgomery Orange Otsego Putnam Rensselaer Rockland Saratoga Schenectady Schoharie "
+    "StLawrence Sullivan Ulster Warren Washington Westchester",
     "EPSG:2263": "Bronx Kings Nassau NewYork Queens Richmond Suffolk",
 }
+
+
+def test_the_county_table_agrees_with_epsg() -> None:
+    import pyproj
+
+    for zone, names in _ZONE_COUNTIES.items():
+        listed = pyproj.CRS.from_user_input(zone).area_of_use.name.replace(" ", "")
+        assert all(name in listed for name in names.split()), zone
 
 
 @pytest.mark.real
@@ -172,8 +182,8 @@ def test_working_crs_for_all_ny_villages(real: Path) -> None:
     misplaced = [
         name for name, z, ok in zip(villages["NAME"], by_place, allowed, strict=True) if z not in ok
     ]
-    # by location alone only the Otsego villages on the Susquehanna fall in the East zone
-    assert sorted(misplaced) == ["Otego", "Unadilla"]
+    # by location alone too, every village falls in its county's zone
+    assert misplaced == []
 
 
 def test_a_projected_crs_suits_the_place_when_its_scale_is_near_one() -> None:

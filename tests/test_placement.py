@@ -214,3 +214,27 @@ def test_unplaced_voters_listed_with_their_reason() -> None:
     assert listed["reason"].tolist() == ["ambiguous", "no_match"]
     assert listed["residence"].tolist() == ["20 ELM AVE", "99 NOWHERE RD"]
     assert "DOB" not in listed.columns
+
+
+def test_a_person_at_a_record_without_polygon_cannot_be_placed() -> None:
+    # rules § 3: a place that cannot be told is listed for review, not guessed.
+    # 4 Main Rd is a roll record with no polygon and no override: whether it
+    # lies in the territory is unknown, so its resident is unplaced (not
+    # "outside"); 1 Main Rd has a polygon and stays placed.
+    from pipeline.people.placement import REASON_NO_POLYGON, unplace_unmapped
+
+    placement = pd.DataFrame(
+        {
+            "parcel_key": ["104489|1", "104489|4", ""],
+            "placed": [True, True, False],
+            "fraction": [0.0, 0.0, np.nan],
+            "inside": [False, False, False],
+            "reason": ["", "", "no_match"],
+            "candidates": [1, 1, 0],
+            "address_norm": ["1 MAIN RD", "4 MAIN RD", "9 NOWHERE"],
+        }
+    )
+    out = unplace_unmapped(placement, pd.Index(["104489|1"]))
+    assert out["placed"].tolist() == [True, False, False]
+    assert out["reason"].tolist() == ["", REASON_NO_POLYGON, "no_match"]
+    assert out["parcel_key"].tolist() == ["104489|1", "", ""]

@@ -264,3 +264,13 @@ def test_a_swis_code_that_lost_its_leading_zero(tmp_path: Path) -> None:
     roll = read_roll(write(tmp_path, HEADER + "12289,1-1-1,1,A,10\n"), town_swis="012200")
     assert roll["swis_code"].tolist() == ["012289"]
     assert roll["parcel_key"].tolist() == ["012289|1-1-1"]
+
+
+def test_a_bad_value_is_named_by_its_header_as_written(tmp_path: Path) -> None:
+    # the data.ny.gov export's Title Case header: the message names it as the
+    # user sees it in the file
+    p = tmp_path / "roll.csv"
+    p.write_text("Swis Code,Print Key Code,Assessment Total\n104489,1-1-1,12x\n")
+    with pytest.raises(InputError) as exc:
+        read_roll(p, town_swis="104400")
+    assert (exc.value.row, exc.value.column) == (1, "Assessment Total")

@@ -132,6 +132,13 @@ def test_header_missing_required(tmp_path: Path) -> None:
     with pytest.raises(InputError) as exc:
         read_voters(p)
     assert exc.value.column == "STATUS"
+    # a header without SBOEID is still a header (it names BOE fields), and is
+    # told it lacks SBOEID, not that it has the wrong number of fields
+    p.write_text("LASTNAME,FIRSTNAME,STATUS,RADDNUMBER\nA,B,A,1\n")
+    with pytest.raises(InputError) as exc:
+        read_voters(p)
+    assert exc.value.column == "SBOEID"
+    assert "required column is missing" in exc.value.message
 
 
 @pytest.mark.slow

@@ -929,6 +929,20 @@ def test_print_keys_that_join_no_roll_record(tmp_path: Path) -> None:
     assert "do the print keys of the rolls and of the parcel layer join" in proc.stderr
 
 
+def test_the_description_names_only_the_towns_the_territory_reaches(tmp_path: Path) -> None:
+    # x 0..900 lies wholly in Harlow; Brinton is listed but not reached: the
+    # description (§ 2-202.1.c(1)) places the territory in Harlow alone
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _redraw(root, "territory.geojson", _b(0, 0, 900, 500))
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    text = (out / "exhibit-description.txt").read_text()
+    assert "situate in the Town of Harlow" in text
+    assert "Brinton" not in text
+
+
 def test_a_tiny_town_part_without_parcels_is_warned_about(tmp_path: Path) -> None:
     """The territory x in [0, 1000.5]: a strip 0.5 ft wide in town B.
 

@@ -105,15 +105,23 @@ def _exhibits(
     from pipeline.documents.mapping import write_map
     from pipeline.geometry.metes import MetesAndBounds, describe_territory
 
+    # the towns the territory reaches (a listed town it misses is no part of
+    # the place), and the State Plane zone of the town holding most of it
+    summary = evaluation.summary
+    reached = {str(t["swis"]) for t in (summary.get("territory") or {}).get("towns", [])}
+    towns = [t for t in inputs.towns if t.swis in reached] or list(inputs.towns)
+    main = str((summary.get("filing") or {}).get("original_with") or "")
+    zone_swis = main if main in reached else (towns[0].swis if towns else None)
+    place = place_words([(t.name, counties.get(t.swis)) for t in towns])
     description: MetesAndBounds | None = None
     problem = ""
     try:
         description = describe_territory(
             inputs.territory,
             working_crs=inputs.working_crs,
-            swis=inputs.towns[0].swis if inputs.towns else None,
+            swis=zone_swis,
             name=inputs.name,
-            place=place_words([(t.name, counties.get(t.swis)) for t in inputs.towns]),
+            place=place,
         )
     except ValueError as exc:
         problem = str(exc)
@@ -127,7 +135,7 @@ def _exhibits(
             working_crs=inputs.working_crs,
             crs=description.crs,
             name=inputs.name,
-            place=place_words([(t.name, counties.get(t.swis)) for t in inputs.towns]),
+            place=place,
         )
     files = write_inhabitants(directory, evaluation.inhabitants, evaluation.summary, when=when)
     files |= write_description(directory, description, when=when, problem=problem, streets=streets)

@@ -119,7 +119,6 @@ _ZONE_BY_SWIS_COUNTY: dict[str, str] = {
             "07",
             "08",
             "11",
-            "21",
             "22",
             "23",
             "25",
@@ -127,8 +126,6 @@ _ZONE_BY_SWIS_COUNTY: dict[str, str] = {
             "31",
             "32",
             "35",
-            "36",
-            "40",
             "44",
             "45",
             "46",
@@ -151,11 +148,14 @@ _ZONE_BY_SWIS_COUNTY: dict[str, str] = {
             "17",
             "19",
             "20",
+            "21",
             "27",
             "33",
+            "36",
             "37",
             "38",
             "39",
+            "40",
             "41",
             "42",
             "43",
@@ -179,8 +179,8 @@ def _ny_zone(lon: float, lat: float) -> str:
     """NY State Plane zone of a point, following the county lines roughly.
 
     The zones are made of whole counties; these meridians and parallels trace
-    the county lines between them to within a few kilometres, except along the
-    Susquehanna (Otsego / Delaware), where a village may fall in the next zone.
+    the county lines between them to within a few kilometres: every village of
+    the state's village layer falls in its county's zone (tested).
     """
     # Long Island zone: the five NYC boroughs, Nassau, Suffolk
     if (
@@ -202,9 +202,22 @@ def _ny_zone(lon: float, lat: float) -> str:
         west_edge = -77.72  # Allegany | Steuben
     if lon < west_edge:
         return _WEST
-    # Central / East: Herkimer, Otsego, St Lawrence against Fulton, Hamilton, Franklin
-    # (about -74.72) and, further south, Broome and Chenango against Delaware (-75.42)
-    east_edge = -74.72 if lat >= 42.45 else -75.42
+    # Central / East (EPSG's areas of use: St Lawrence, Herkimer, Otsego and
+    # Delaware are East): St Lawrence against Jefferson, Herkimer against
+    # Lewis and Oneida, Otsego against Madison and Chenango, Delaware against
+    # Chenango and Broome
+    if lat >= 44.25:
+        east_edge = -75.70
+    elif lat >= 43.95:
+        east_edge = -75.40
+    elif lat >= 42.95:
+        east_edge = -75.10
+    elif lat >= 42.55:
+        east_edge = -75.30
+    elif lat >= 42.45:
+        east_edge = -75.35  # the Unadilla River, Gilbertsville on its east bank
+    else:
+        east_edge = -75.42
     return _CENTRAL if lon < east_edge else _EAST
 
 

@@ -232,7 +232,10 @@ def rename_columns(
             )
         origin[s] = str(c)
         mapping[c] = s
-    return df.rename(columns=mapping)
+    out = df.rename(columns=mapping)
+    # the headers as written, for messages ("column 'Assessment Total'")
+    out.attrs["written_as"] = {s: o for s, o in origin.items() if o != s}
+    return out
 
 
 def require_columns(df: pd.DataFrame, path: str | Path, required: Iterable[str]) -> None:
@@ -277,7 +280,8 @@ def _check(
     hit = _first_bad(df, bad, values)
     if hit is not None:
         row, value = hit
-        raise InputError(path, problem(value), row=row, column=col)
+        written = df.attrs.get("written_as", {}).get(col, col)
+        raise InputError(path, problem(value), row=row, column=written)
 
 
 def _cast(values: pd.Series, typ: pa.DataType) -> pd.Series:

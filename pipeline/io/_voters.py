@@ -2,7 +2,7 @@
 
 Headerless files have 47 fields (or 45 in the older layout, which lacks
 ``RAPARTMENTTYPE`` and ``RADDRNONSTD``), every field double-quoted, Latin-1.
-A CSV whose first row holds the field names (``SBOEID`` and ``LASTNAME``) is
+A CSV whose first row holds the field names (three or more BOE names) is
 read by name. Only :data:`pipeline.frames.VOTER_COLUMNS` are kept: date of
 birth, voting history, previous address and the rest are dropped at read
 time and never carried.
@@ -25,6 +25,7 @@ BOE_FIELDS_45: tuple[str, ...] = tuple(
 )
 _OPTIONAL = ("RAPARTMENTTYPE", "RADDRNONSTD")
 _REQUIRED_BY_NAME = ("SBOEID", "LASTNAME", "FIRSTNAME", "STATUS")
+_FIELD_NAMES = frozenset(BOE_FIELDS_47) | frozenset(BOE_FIELDS_45)
 _KEEP = tuple(c for c in VOTER_COLUMNS if c != SOURCE_ROW)
 
 
@@ -66,7 +67,10 @@ def read_voters(path: str | Path) -> pd.DataFrame:
     """
     data, encoding = _decode(read_bytes(path))
     head = data[:4096].split(b"\n", 1)[0].upper()
-    has_header = b"SBOEID" in head and b"LASTNAME" in head
+    # a header row: the first row names BOE fields (three or more of them: a
+    # header missing SBOEID is still a header, and is then told so)
+    cells = {c.strip().strip('"').strip() for c in head.decode("latin-1").split(",")}
+    has_header = len(cells & _FIELD_NAMES) >= 3
     raw = csv_text_frame(data, path, encoding=encoding, header=has_header)
     if has_header:
         raw.columns = [c if c == SOURCE_ROW else str(c).strip().upper() for c in raw.columns]

@@ -42,12 +42,14 @@ __all__ = [
     "REASON_AMBIGUOUS",
     "REASON_NO_ADDRESS",
     "REASON_NO_MATCH",
+    "REASON_NO_POLYGON",
     "SitusIndex",
     "normalize_addresses",
     "place_addresses",
     "situs_addresses",
     "situs_index",
     "town_codes",
+    "unplace_unmapped",
 ]
 
 #: Columns of the frame :func:`place_addresses` returns.
@@ -56,7 +58,7 @@ PLACEMENT_COLUMNS: tuple[str, ...] = (
     "placed",  # bool
     "fraction",  # float64: the parcel's fraction_in_territory; 0.0 when absent, NaN if unplaced
     "inside",  # bool: placed and fraction >= threshold
-    "reason",  # "" when placed, else no_address | no_match | ambiguous
+    "reason",  # "" when placed, else no_address | no_match | ambiguous | no_polygon
     "candidates",  # int64: parcels whose situs equals the address
     "address_norm",  # the normalised address that was matched
 )
@@ -64,6 +66,41 @@ PLACEMENT_COLUMNS: tuple[str, ...] = (
 REASON_NO_ADDRESS = "no_address"
 REASON_NO_MATCH = "no_match"
 REASON_AMBIGUOUS = "ambiguous"
+REASON_NO_POLYGON = "no_polygon"
+
+
+def unplace_unmapped(placement: pd.DataFrame, mapped: pd.Index) -> pd.DataFrame:
+    """Unplace the addresses placed on a parcel whose place is unknown.
+
+    A roll record without a polygon (and without an apportionment override)
+    may lie inside or outside the territory: a person living there cannot be
+    placed (rules § 3: "listed for review, not guessed"), rather than counted
+    outside.
+
+    Parameters
+    ----------
+    placement
+        From :func:`place_addresses`.
+    mapped
+        The parcel keys whose fraction is known: a polygon, or an override.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``placement`` with those rows unplaced (``parcel_key`` ``""``,
+        ``fraction`` NaN, ``inside`` False, ``reason`` ``"no_polygon"``).
+    """
+    keys = placement[PARCEL_KEY].astype("str")
+    lost = (placement["placed"].astype(bool) & ~keys.isin(mapped)).to_numpy()
+    if not lost.any():
+        return placement
+    out = placement.copy()
+    out.loc[lost, PARCEL_KEY] = ""
+    out.loc[lost, "placed"] = False
+    out.loc[lost, "fraction"] = np.nan
+    out.loc[lost, "inside"] = False
+    out.loc[lost, "reason"] = REASON_NO_POLYGON
+    return out
 
 
 def _text(values: pd.Series) -> pd.Series:
