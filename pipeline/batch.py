@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import shapely
 from shapely.geometry.base import BaseGeometry
 
 from pipeline.config import PetitionConfig, load_config
 from pipeline.engines import open_engine
-from pipeline.errors import InputError
+from pipeline.errors import TERRITORY_LABEL, InputError
 from pipeline.geometry import union_territory
 from pipeline.io import read_boundary
 from pipeline.io.history import read_alternatives
@@ -174,9 +175,29 @@ def run_batch(
             source: Path,
             boundary: str,
             notes: Sequence[str],
+            where: tuple[Path, int | None] | None = None,
         ) -> None:
             progress(f"Evaluating {name}")
-            summary = scenario.with_boundary(territory, name=name).results()
+            file, feature = where if where is not None else (Path(boundary), None)
+            if not _meets_a_parcel(scenario, territory):
+                raise InputError(
+                    file,
+                    f"alternative {name!r}: the territory overlaps no parcel of the towns listed "
+                    "(most often a wrong CRS)",
+                    feature=feature,
+                )
+            try:
+                summary = scenario.with_boundary(territory, name=name).results()
+            except InputError as exc:
+                if where is None or exc.file != TERRITORY_LABEL:
+                    raise
+                # a problem of this territory: name the alternatives file and feature
+                raise InputError(
+                    file, f"alternative {name!r}: {exc.problem}", feature=feature
+                ) from None
+            # the repairs of this boundary, as the run reports its own
+            warnings = list(summary.get("warnings", []))
+            summary["warnings"] = [*(n for n in notes if n not in warnings), *warnings]
             rows.append(
                 BatchRow(
                     name=name,
@@ -225,7 +246,13 @@ def run_batch(
             )
             if not alts:
                 raise InputError(alternatives, "no alternative found")
-            for label, territory, notes in alts:
+            alt_path = Path(alternatives)
+            for k, (label, territory, notes) in enumerate(alts):
+                place: tuple[Path, int | None] = (
+                    (_alternative_file(alt_path, label), None)
+                    if alt_path.is_dir()
+                    else (alt_path, k + 1)
+                )
                 evaluate_row(
                     scenario,
                     territory,
@@ -234,8 +261,24 @@ def run_batch(
                     source=source,
                     boundary=f"{Path(alternatives).as_posix()} [{label}]",
                     notes=notes,
+                    where=place,
                 )
         return BatchResult(rows=tuple(rows), loads=loads)
+
+
+def _alternative_file(folder: Path, label: str) -> Path:
+    """The file of a folder of alternatives that holds the one named ``label``."""
+    for f in sorted(folder.iterdir()):
+        if f.stem == label:
+            return f
+    return folder
+
+
+def _meets_a_parcel(scenario: Scenario, territory: BaseGeometry) -> bool:
+    """Whether the territory shares area with a parcel (not only an edge or a point)."""
+    b = scenario._base
+    near = b.tree.query(territory, predicate="intersects")
+    return bool(len(near) and (~shapely.touches(b.geoms[near], territory)).any())
 
 
 def write_batch(out: str | Path, result: BatchResult) -> dict[str, Path]:

@@ -134,6 +134,34 @@ class _People:
         return out
 
 
+class _Unapportioned:
+    """The ``unapportioned_records`` deficiency of the towns a territory reaches.
+
+    The run lists the roll records without polygon or override of the towns
+    with a part of the territory; a listed town the line misses has none.
+    """
+
+    def __init__(self, rows: pd.DataFrame) -> None:
+        self._rows = rows
+        self._cache: dict[frozenset[str], list[Deficiency]] = {}
+
+    def deficiencies(self, towns_not_reached: Iterable[str]) -> list[Deficiency]:
+        """The deficiency (a list of none or one) with those towns left out."""
+        gone = frozenset(str(t) for t in towns_not_reached)
+        if gone not in self._cache:
+            rows = self._rows[~self._rows["town_swis"].astype("str").isin(gone)]
+            self._cache[gone] = (
+                [
+                    d
+                    for d in owner_test(rows, towns=[])["deficiencies"]
+                    if d["code"] == "unapportioned_records"
+                ]
+                if len(rows)
+                else []
+            )
+        return list(self._cache[gone])
+
+
 @dataclass(frozen=True, eq=False)
 class _Base:
     """A petition prepared once (:func:`pipeline.evaluate.prepare`) and its per-record arrays.
@@ -166,7 +194,7 @@ class _Base:
     swis_ids: tuple[str, ...]
     town_rate: FloatArray  # per town id
     unmapped_nan: BoolArray  # per town id: its records without polygon have NaN full value
-    unapportioned: tuple[Deficiency, ...]  # owner_test's deficiency for them (fixed)
+    unapportioned: _Unapportioned  # owner_test's deficiency for them, by towns reached
     # people
     override_fraction: pd.Series  # parcel key -> fraction of its first override record
     voters: _People | None  # voters with a counted status, placed
@@ -274,11 +302,9 @@ class _Base:
             unmapped_rows["signer_credit_full"].isna() | unmapped_rows["apportioned_full"].isna()
         )
         bad = set(unmapped_rows.loc[unmapped_full, "town_swis"].astype("str"))
-        unapportioned = tuple(
-            d
-            for d in owner_test(unmapped_rows, towns=[])["deficiencies"]
-            if d["code"] == "unapportioned_records"
-        )
+        # the unmapped records: their deficiency lists those of the towns the
+        # territory reaches (as the run), computed per set of towns left out
+        unapportioned = _Unapportioned(unmapped_rows)
 
         # people
         voters = lines = inh = None
@@ -703,7 +729,8 @@ class Scenario:
         warnings += prep.stale_warnings
         otest, odef = owner_part(prep, schedule, areas)
         if otest.get("applies"):
-            odef += b.unapportioned
+            # as the run: only the unmapped records of the towns the line reaches
+            odef += b.unapportioned.deficiencies(otest.get("towns_not_reached", ()))
 
         # --- people: inside when their parcel's fraction reaches the threshold
         th = policy.straddle_voter_threshold
@@ -951,21 +978,31 @@ def margins(scenario: Scenario) -> pd.DataFrame:
         req = float(rt.get("required_percent", 20.0))
         need = math.ceil(req / 100.0 * q - 1e-9)
         short = need - n
-        words = (
-            f"passes with {-short} signer(s) to spare"
-            if short <= 0
-            else f"it would take {short} more qualifying signer(s) ({need} of {q} qualified "
-            f"voters = {req:g} %), or a territory with fewer non-signing voters"
-        )
+        margin: float = float(-short)
+        more: float = float(max(short, 0))
+        if q == 0:
+            # no qualified voter in the territory: no share of them is reached
+            margin = more = math.nan
+            words = (
+                "no qualified voter is placed in the territory, so no share of them can be "
+                "reached: check the voter file and the placement of its addresses"
+            )
+        elif short <= 0:
+            words = f"passes with {-short} signer(s) to spare"
+        else:
+            words = (
+                f"it would take {short} more qualifying signer(s) (at least {req:g} % of {q} "
+                f"qualified voters is {need}), or a territory with fewer non-signing voters"
+            )
         rows.append(
             {
                 "test": "resident test",
                 "value": rt["percent"],
                 "threshold": req,
                 "passes": rt["passes"],
-                "margin": -short,
+                "margin": margin,
                 "unit": "signatures",
-                "more_signers": max(short, 0),
+                "more_signers": more,
                 "what_it_would_take": words,
             }
         )
@@ -1019,7 +1056,10 @@ def _owner_row(
 ) -> dict[str, Any]:
     gap = total - 2.0 * signer  # x > gap is needed
     if passes:
-        words = f"passes with ${-gap / 2:,.0f} of signer value to spare"
+        words = (
+            f"passes: ${-gap:,.0f} of non-signing value could be added, or ${-gap / 2:,.0f} "
+            "of signers' value withdrawn, before it fails"
+        )
     else:
         words = (
             f"it would take more than ${gap:,.0f} of added signer-owned value, or "
@@ -1056,8 +1096,12 @@ def _block(print_key: str) -> str:
     return pk.rsplit("-", 1)[0] if "-" in pk else pk
 
 
-def _owner_values(scenario: Scenario, positions: IntArray) -> pd.DataFrame:
-    """Per parcel (positions): whole-parcel value and signers' credit, by the library."""
+def _owner_values(scenario: Scenario, positions: IntArray, *, full: bool) -> pd.DataFrame:
+    """Per parcel (positions): whole-parcel value and signers' credit, by the library.
+
+    ``full``: in full value (the territory spans towns), else in assessed value
+    (one town: the owner test is on assessed value, § 2-202.1.a(2)).
+    """
     b = scenario._base
     inputs = b.inputs
     if len(positions) == 0:
@@ -1076,15 +1120,15 @@ def _owner_values(scenario: Scenario, positions: IntArray) -> pd.DataFrame:
     sched = equalize(sched, rates, missing="nan")
     owners = b.owners[b.owners[PARCEL_KEY].astype("str").isin(set(keys))]
     sched, _ = credit_signers(sched, owners, b.matches)
-    full = "apportioned_full" if len(rates) > 1 else "apportioned_assessed"
-    credit = "signer_credit_full" if len(rates) > 1 else "signer_credit_assessed"
+    value_col = "apportioned_full" if full else "apportioned_assessed"
+    credit = "signer_credit_full" if full else "signer_credit_assessed"
     sched = sched.assign(
         label=sched["swis_code"].astype("str") + ":" + sched["print_key_code"].astype("str")
     )
     g = sched.groupby(PARCEL_KEY, sort=False)
     return pd.DataFrame(
         {
-            "value": g[full].sum(),
+            "value": g[value_col].sum(),
             "signer": g[credit].sum(),
             "town_swis": g["town_swis"].first(),
             "label": g["label"].first(),
@@ -1127,7 +1171,8 @@ def swing_parcels(
         for the owner test) or ``delta_voters``, ``delta_signers`` (resident
         test), ``percent_after``, ``delta_percent``, ``flips`` (the test's
         pass/fail — for the owner test overall and in the parcel's part —
-        changes), sorted by ``flips`` then ``|delta_percent|``.
+        changes), ``checked`` (True: the row's figures come from applying the
+        edit, see below), sorted by ``flips`` then ``|delta_percent|``.
 
     Notes
     -----
@@ -1139,7 +1184,10 @@ def swing_parcels(
     apportionment override are not candidates (the override wins over any line).
     Resident test: voters placed on the parcel with a counted status and the
     resident lines matched to them (counted when the parcel is in,
-    ``outside_territory`` when out).
+    ``outside_territory`` when out). These estimates rank the candidates; the
+    ``2 n`` leading rows, and every toggle that adds or empties a town part,
+    are then applied for real and their figures read off the edited
+    scenario's results (``checked``).
     """
     b = scenario._base
     s = scenario.results()
@@ -1169,7 +1217,7 @@ def swing_parcels(
         ot = s["owner_test"]
         if not ot.get("applies"):
             raise ValueError("the owner test does not apply to this petition")
-        vals = _owner_values(scenario, cand)
+        vals = _owner_values(scenario, cand, full=ot["value_basis"] == "full")
         toggles = toggles.join(vals, on=PARCEL_KEY)
         toggles["delta_value"] = toggles["weight"] * toggles["value"].fillna(0.0)
         toggles["delta_signer"] = toggles["weight"] * toggles["signer"].fillna(0.0)
@@ -1204,10 +1252,12 @@ def swing_parcels(
         total, signer = float(rt["qualified_voters"]), float(rt["qualifying_signers"])
         parts = {}
         dv, ds = "delta_voters", "delta_signers"
+    toggles["_keys"] = [(k,) for k in toggles[PARCEL_KEY].astype("str")]
     if by == "block":
         toggles["block"] = toggles["label"].astype("str").map(_block)
         toggles = toggles.groupby(["block", "action"], as_index=False).agg(
             parcels=(PARCEL_KEY, "size"),
+            _keys=(PARCEL_KEY, lambda s: tuple(str(k) for k in s)),
             **{dv: (dv, "sum"), ds: (ds, "sum")},
             **({"town_swis": ("town_swis", "first")} if test == "owner" else {}),
         )
@@ -1233,8 +1283,83 @@ def swing_parcels(
         toggles["flips"] = (toggles["percent_after"] >= req) != bool(s["resident_test"]["passes"])
     toggles["_abs"] = toggles["delta_percent"].abs()
     toggles = toggles.sort_values(["flips", "_abs"], ascending=[False, False], kind="stable")
-    drop = ["_abs", "weight", "value", "signer", "voters", "signers_in", "signers_out"]
+    toggles = _checked(scenario, toggles, test=test, parts=parts, n=n, dv=dv)
+    toggles["_abs"] = toggles["delta_percent"].abs()
+    toggles = toggles.sort_values(
+        ["flips", "checked", "_abs"], ascending=[False, False, False], kind="stable"
+    )
+    drop = ["_abs", "_keys", "weight", "value", "signer", "voters", "signers_in", "signers_out"]
     return toggles.drop(columns=[c for c in drop if c in toggles]).head(n).reset_index(drop=True)
+
+
+def _checked(
+    scenario: Scenario,
+    toggles: pd.DataFrame,
+    *,
+    test: str,
+    parts: Mapping[str, tuple[float, float]],
+    n: int,
+    dv: str,
+) -> pd.DataFrame:
+    """The leading toggles, and those that add or empty a town part, applied for real.
+
+    The linear estimate of :func:`swing_parcels` holds while the town parts
+    stay the same. A toggle that adds a town part (the test then also needs
+    more than half in it, and a first second town turns the test to full
+    value) or empties one, and the ``2 n`` leading rows, are recomputed by
+    applying the edit (:meth:`Scenario.remove_parcels` /
+    :meth:`Scenario.add_parcels`) and reading the test off its results:
+    ``percent_after``, ``delta_percent``, ``flips`` and the deltas are then
+    exact, and ``checked`` is True. The resident test counts distinct signers
+    that way.
+    """
+    toggles = toggles.assign(checked=False)
+    if toggles.empty:
+        return toggles
+    pick = np.zeros(len(toggles), dtype=bool)
+    pick[: 2 * n] = True
+    if test == "owner" and "town_swis" in toggles:
+        town = toggles["town_swis"].astype("str")
+        total_now = town.map({k: v[0] for k, v in parts.items()})
+        new_part = total_now.isna()
+        emptied = (toggles["action"] == "exclude") & (
+            (total_now.fillna(0.0) + toggles[dv]).abs() <= 1e-9 * total_now.abs().fillna(1.0)
+        )
+        pick |= (new_part | emptied).to_numpy()
+    s = scenario.results()
+    key = "owner_test" if test == "owner" else "resident_test"
+    now = s[key]["percent"]
+    now_f = float(now) if now is not None else 0.0
+    passes_now = bool(s[key]["passes"])
+    after = toggles["percent_after"].to_numpy(dtype="float64").copy()
+    flips = toggles["flips"].to_numpy(dtype=bool).copy()
+    # the deltas of the test's own figures, read off the edit too
+    if test == "owner":
+        figures = (("delta_value", "total_value"), ("delta_signer", "signer_value"))
+    else:
+        figures = (("delta_voters", "qualified_voters"), ("delta_signers", "qualifying_signers"))
+    deltas = {c: toggles[c].to_numpy(dtype="float64").copy() for c, _ in figures}
+    for i in np.flatnonzero(pick):
+        keys = list(toggles["_keys"].iloc[i])
+        edit = (
+            scenario.remove_parcels(keys)
+            if toggles["action"].iloc[i] == "exclude"
+            else scenario.add_parcels(keys)
+        )
+        res = edit.results()[key]
+        pct = res["percent"]
+        after[i] = float(pct) if pct is not None else np.nan
+        flips[i] = bool(res["passes"]) != passes_now
+        for c, figure in figures:
+            deltas[c][i] = float(res[figure]) - float(s[key][figure])
+    out = toggles.copy()
+    for c, values in deltas.items():
+        out[c] = values if test == "owner" else values.astype("int64")
+    out["percent_after"] = after
+    out["delta_percent"] = after - now_f
+    out["flips"] = flips
+    out["checked"] = pick
+    return out
 
 
 def _labels_of(scenario: Scenario) -> pd.Series:

@@ -23,11 +23,13 @@ from typing import Any
 import geopandas as gpd
 import pandas as pd
 import pytest
+import shapely
 from test_run_handworked import CRS, _b, make_petition
 from typer.testing import CliRunner
 
 from pipeline.batch import run_batch, write_batch
 from pipeline.cli import app
+from pipeline.errors import InputError
 from pipeline.run import run_petition
 
 ALTS = {"east": (0, 0, 1500, 500), "west": (0, 0, 1250, 500)}
@@ -119,6 +121,34 @@ def test_layer_of_features_named_by_field(petition, tmp_path: Path) -> None:
     data = json.loads(files["batch.json"].read_text())
     assert data["loads"] == 1
     assert [t["name"] for t in data["territories"]] == ["W", "E"]
+
+
+def test_a_bad_alternative_is_named_by_its_file_and_feature(petition, tmp_path: Path) -> None:
+    # feature 2 lies beyond every parcel (x 5000..5500): as `petition run` on
+    # that territory, bad input, but named as the alternatives' file and feature
+    layer = tmp_path / "alts.geojson"
+    gpd.GeoDataFrame(
+        {"name": ["west", "far"]},
+        geometry=[_b(*ALTS["west"]), _b(5000, 0, 5500, 500)],
+        crs=CRS,
+    ).to_file(layer, driver="GeoJSON")
+    with pytest.raises(InputError) as exc:
+        run_batch([petition["config"]], alternatives=layer)
+    assert (Path(str(exc.value.file)).name, exc.value.feature) == ("alts.geojson", 2)
+    assert "overlaps no parcel" in exc.value.problem
+
+
+def test_an_alternatives_repair_is_in_its_summary(petition, tmp_path: Path) -> None:
+    # a bow-tie ring is repaired; the run reports its own repairs in the
+    # summary's warnings, and so does each alternative of a batch
+    x0, y0 = 700_000.0, 1_300_000.0
+    bowtie = shapely.Polygon(
+        [(x0, y0), (x0 + 1500, y0 + 500), (x0 + 1500, y0), (x0, y0 + 500), (x0, y0)]
+    )
+    layer = tmp_path / "bowtie.geojson"
+    gpd.GeoDataFrame({"name": ["bow"]}, geometry=[bowtie], crs=CRS).to_file(layer, driver="GeoJSON")
+    result = run_batch([petition["config"]], alternatives=layer)
+    assert any("repaired" in w for w in result.rows[0].summary["warnings"])
 
 
 def test_batch_command(petition, tmp_path: Path) -> None:

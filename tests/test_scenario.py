@@ -188,6 +188,53 @@ def test_tiny_margins_and_swing(tiny: Scenario) -> None:
     assert top["percent_after"] == pytest.approx(100.0)
 
 
+def test_swing_in_one_town_is_on_assessed_value(tiny: Scenario) -> None:
+    # Two towns listed with rates 50 and 25, the territory in the first only:
+    # the owner test is on assessed value (S = 100,000 of T = 150,000), and so
+    # must the swing be (a full value of 100,000 / 0.5 = 200,000 mixed in
+    # would give nonsense).
+    import dataclasses
+
+    towns = (Town("104400", "T", 2022, 50.0, "config"), Town("104600", "U", 2022, 25.0, "config"))
+    sc = Scenario.from_inputs(dataclasses.replace(tiny.inputs, towns=towns), policy=PolicySection())
+    assert sc.results()["owner_test"]["value_basis"] == "assessed"
+    sw = swing_parcels(sc, "owner", n=10).set_index([PARCEL_KEY, "action"])
+    # excluding P1 (John Smith's 100,000): 0 of 50,000 = 0 %: fails, flips
+    p1 = sw.loc[(parcel_key("104489", "1.-1-1"), "exclude")]
+    assert p1["percent_after"] == pytest.approx(0.0)
+    assert bool(p1["flips"]) and bool(p1["checked"])
+    # including the rest of P2: 100,000 of 200,000 = exactly 50 %: fails, flips
+    p2 = sw.loc[(parcel_key("104489", "1.-1-2"), "include")]
+    assert p2["percent_after"] == pytest.approx(50.0)
+    assert p2["delta_value"] == pytest.approx(50_000.0)
+    assert bool(p2["flips"])
+
+
+def test_margins_without_qualified_voters() -> None:
+    # no qualified voter placed in the territory: no share of them can be
+    # reached; the margin is not a number (not "passes with 0 to spare")
+    class Stub:
+        def results(self) -> dict[str, Any]:
+            return {
+                "owner_test": {"applies": False},
+                "resident_test": {
+                    "applies": True,
+                    "qualified_voters": 0,
+                    "qualifying_signers": 0,
+                    "percent": 0.0,
+                    "passes": False,
+                    "required_percent": 20.0,
+                },
+                "population": {},
+                "area": {},
+            }
+
+    m = margins(Stub()).set_index("test")  # type: ignore[arg-type]
+    row = m.loc["resident test"]
+    assert math.isnan(row["margin"]) and math.isnan(row["more_signers"])
+    assert "no qualified voter is placed in the territory" in row["what_it_would_take"]
+
+
 # --------------------------------------------------------------------------- the sample
 
 
