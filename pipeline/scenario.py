@@ -864,6 +864,11 @@ class Scenario:
                 [isinstance(v, int | float) and not isinstance(v, bool) for v in table.iloc[:, 0]]
             )
             table["change"] = (c - a).where(numeric)
+            basis = "owner test: value basis"
+            if basis in table.index and table.iloc[:, 0][basis] != table.iloc[:, 1][basis]:
+                # assessed dollars against full dollars: no change to state
+                dollars = ["owner test: total value", "owner test: signer value"]
+                table.loc[table.index.intersection(dollars), "change"] = np.nan
         return table
 
 
@@ -902,6 +907,8 @@ def metrics(summary: Mapping[str, Any], *, name: str = "") -> pd.Series:
         out[f"territory, part {t['swis']}: square miles"] = t["square_miles"]
     ot = summary["owner_test"]
     if ot.get("applies"):
+        # "assessed" (one town) or "full" (several): the dollars below are in it
+        out["owner test: value basis"] = ot["value_basis"]
         out["owner test: total value"] = ot["total_value"]
         out["owner test: signer value"] = ot["signer_value"]
         out["owner test: percent"] = ot["percent"]

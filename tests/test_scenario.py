@@ -143,6 +143,9 @@ def test_tiny_edit_is_local_and_immutable(tiny: Scenario) -> None:
     assert tiny.fractions["fraction_in_territory"][parcel_key("104489", "1.-1-2")] == 0.5
     table = tiny.compare(grown)
     assert table.loc["owner test: percent", "change"] == pytest.approx(50.0 - 200.0 / 3.0)
+    # one town both times: assessed dollars, whose change is stated
+    assert table.loc["owner test: value basis"].tolist()[:2] == ["assessed", "assessed"]
+    assert table.loc["owner test: total value", "change"] == pytest.approx(50_000.0)
     assert list(table.columns) == ["proposed", "grown", "change"]
 
 
