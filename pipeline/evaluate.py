@@ -90,6 +90,7 @@ __all__ = [
     "prepare",
     "relocate",
     "resident_absent",
+    "stale_overrides",
 ]
 
 #: Columns of ``parcels.csv`` (contract order first, then this project's additions).
@@ -963,10 +964,47 @@ def assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame)
         return _assess(prepared, territory, fractions)
 
 
+def stale_overrides(labels: Sequence[str]) -> list[str]:
+    """A warning naming the overridden parcels whose polygon misses the territory.
+
+    An assessor's apportionment override wins over geometry (rules § 2), so
+    it applies even when the parcel's polygon no longer meets the territory,
+    as after an edit of the line: it may have been made for another boundary.
+    """
+    if not len(labels):
+        return []
+    shown = ", ".join(sorted(labels)[:10]) + (
+        f" and {len(labels) - 10} more" if len(labels) > 10 else ""
+    )
+    return [
+        f"the apportionment override of {len(labels)} parcel(s) applies though the parcel's "
+        f"polygon lies wholly outside the territory ({shown}): was the override made for "
+        "this boundary?"
+    ]
+
+
+def _override_outside(inputs: PetitionInputs, fractions: pd.DataFrame) -> list[str]:
+    """``SWIS:PRINT_KEY`` of overridden parcels with a polygon and no area in the territory."""
+    ov = inputs.apportionment_overrides
+    if ov is None or not len(ov):
+        return []
+    keys = pd.Index(ov[PARCEL_KEY].astype("str").unique())
+    geo = fractions.reindex(keys)
+    outside = geo["fraction_in_territory"].eq(0.0) & geo["fraction_source"].astype("str").eq(
+        "geometry"
+    )
+    if not outside.any():
+        return []
+    hit = set(keys[outside.to_numpy()])
+    rows = inputs.roll[inputs.roll[PARCEL_KEY].astype("str").isin(hit)]
+    return sorted(set(rows["swis_code"].astype("str") + ":" + rows["print_key_code"].astype("str")))
+
+
 def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame) -> Assessment:
     """:func:`assess`, its input errors naming labels of inputs (not files)."""
     inputs, policy, regime = prepared.inputs, prepared.policy, prepared.regime
     warnings: list[str] = list(inputs.notes)
+    warnings += stale_overrides(_override_outside(inputs, fractions))
     territory_sq_mi = geodesic_area_sq_mi(territory, inputs.working_crs)
 
     # --- apportionment (§ 2-200; § 2-202.1.a(2)) ---------------------------------------

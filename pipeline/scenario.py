@@ -62,6 +62,7 @@ from pipeline.evaluate import (
     prepare,
     relocate,
     resident_absent,
+    stale_overrides,
 )
 from pipeline.frames import PARCEL_KEY
 from pipeline.geometry import apportion
@@ -711,6 +712,16 @@ class Scenario:
         schedule = pd.DataFrame(rows, columns=_PART_SUM_COLUMNS)
 
         warnings: list[str] = list(inputs.notes)
+        # as the run: overridden parcels whose polygon misses the territory
+        away = np.flatnonzero(b.has_override & mapped & (geo == 0.0) & ~fr.sliver[safe])
+        if len(away):
+            roll = inputs.roll
+            labels = (
+                roll["swis_code"].astype("str").to_numpy()[away]
+                + ":"
+                + roll["print_key_code"].astype("str").to_numpy()[away]
+            )
+            warnings += stale_overrides(sorted(set(labels.tolist())))
         sq_mi = geodesic_area_sq_mi(self.territory, inputs.working_crs)
 
         def geometric_rows() -> pd.DataFrame:

@@ -943,6 +943,32 @@ def test_the_description_names_only_the_towns_the_territory_reaches(tmp_path: Pa
     assert "Brinton" not in text
 
 
+def test_an_override_of_a_parcel_outside_the_line_is_warned_about(tmp_path: Path) -> None:
+    # B2 (2.-1-2) lies wholly outside the territory, yet the assessor's
+    # override says 0.3 of it is in: the override wins (rules § 2: 0.3 x
+    # 30,000 = 9,000 more in part B, 40,000 + 18,000 full), with a warning
+    # that it may belong to another boundary. The scenario says the same.
+    from pipeline.scenario import Scenario
+
+    root = tmp_path / "p"
+    config = make_petition(root)
+    (root / "apportionment.csv").write_text(
+        "swis_code,print_key_code,fraction_in_territory,value_in_territory,note\n"
+        "104689,2.-1-2,0.3,,old line\n"
+    )
+    config.write_text(config.read_text() + '\n[overrides]\napportionment = "apportionment.csv"\n')
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    part_b = summary["owner_test"]["parts"][1]
+    assert part_b["total_full"] == pytest.approx(40_000 + 18_000)  # 9,000 / 0.5
+    stale = [w for w in summary["warnings"] if "override of 1 parcel(s)" in w]
+    assert stale and "104689:2.-1-2" in stale[0]
+    sc = Scenario.from_config(config)
+    assert sc.results()["warnings"] == summary["warnings"]
+
+
 def test_a_tiny_town_part_without_parcels_is_warned_about(tmp_path: Path) -> None:
     """The territory x in [0, 1000.5]: a strip 0.5 ft wide in town B.
 
