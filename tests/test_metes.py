@@ -67,6 +67,18 @@ def test_square_courses_and_round_trip() -> None:
     assert back.symmetric_difference(square).area < 0.01
 
 
+def test_a_straight_side_is_one_course() -> None:
+    # two 400 x 400 ft boxes side by side, unioned: the vertices where they met
+    # (x = 1400 on the north and south sides) lie on straight sides, so the
+    # 800 x 400 rectangle is four courses, not six
+    both = shapely.union(
+        shapely.box(1000.0, 2000.0, 1400.0, 2400.0), shapely.box(1400.0, 2000.0, 1800.0, 2400.0)
+    )
+    desc = metes_and_bounds(both, crs=CRS)
+    courses = re.findall(r"THENCE \(\d+\) (.+?), ([\d,.]+) feet", desc.text)
+    assert [d for _, d in courses] == ["800.00", "400.00", "800.00", "400.00"]
+
+
 def test_l_shape_with_odd_bearings() -> None:
     # an L whose edges are not axis-aligned (rotated by 17.3°) and long enough
     # (about 3,000 ft) that whole-second bearings alone would miss by ~0.007 ft

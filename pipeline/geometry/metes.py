@@ -224,6 +224,22 @@ def _ring(part: int, hole: int, vertices: list[tuple[float, float]]) -> Ring:
     return Ring(part=part, hole=hole, beginning=pob, courses=tuple(courses), closure_ft=closure)
 
 
+#: A vertex within this of the straight line through its neighbours (feet:
+#: under the 0.01 ft the courses are written to) starts no course of its own:
+#: two courses of one bearing along a straight side read as a surveyor's error.
+_STRAIGHT_FT = 0.005
+
+
+def _described_polygons(territory: BaseGeometry) -> list[Polygon]:
+    """The polygons of a territory (in feet) as the descriptions traverse them.
+
+    Repeated vertices are dropped, and so are the vertices of straight sides
+    (where two pieces of the territory met), so that one side is one course.
+    """
+    geom = shapely.remove_repeated_points(territory, 0.0)
+    return _polygons(shapely.simplify(geom, _STRAIGHT_FT, preserve_topology=True))
+
+
 def _polygons(geom: BaseGeometry) -> list[Polygon]:
     if isinstance(geom, Polygon):
         polys = [geom]
@@ -306,7 +322,7 @@ def metes_and_bounds(
     start at the vertex with the largest :math:`N - E`.
     """
     words = _crs_words(crs)
-    polys = _polygons(shapely.remove_repeated_points(territory, 0.0))
+    polys = _described_polygons(territory)
     if not polys:
         raise ValueError("the territory has no polygon to describe")
     rings: list[Ring] = []

@@ -35,8 +35,8 @@ from pipeline.geometry.metes import (
     _clockwise_from_northwest,
     _coords,
     _crs_words,
+    _described_polygons,
     _feet,
-    _polygons,
     _seconds_places,
     _stack,
     bearing_text,
@@ -379,7 +379,7 @@ def streets_description(
     distances are along the boundary, rounded to 0.01 ft.
     """
     words = _crs_words(crs)
-    polys = _polygons(shapely.remove_repeated_points(territory, 0.0))
+    polys = _described_polygons(territory)
     if not polys:
         raise ValueError("the territory has no polygon to describe")
     named = streets.loc[streets["name"].astype("str").str.strip() != ""]
