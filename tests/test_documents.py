@@ -280,3 +280,46 @@ def test_report_escapes_and_embeds() -> None:
     assert "<script>" not in html_text and "&lt;script&gt;" in html_text
     assert "data:image/png;base64,iVBORw" in html_text
     assert "NOT SUFFICIENT" in html_text
+
+
+def test_the_map_shows_and_names_the_streets() -> None:
+    # § 2-202.1.c(1)(c): a map that describes the territory shows existing
+    # streets: each street given is drawn and named once (Main St along the
+    # north side; Oak Ave, outside the view, is clipped away)
+    import geopandas as gpd
+    import shapely
+
+    from pipeline.documents.mapping import parcel_status, render_map
+
+    territory = shapely.box(0, 0, 1000, 500)
+    streets = gpd.GeoDataFrame(
+        {"name": ["Main St", "Main St", "Oak Ave"]},
+        geometry=[
+            shapely.LineString([(-50, 510), (400, 510)]),
+            shapely.LineString([(400, 510), (1050, 510)]),
+            shapely.LineString([(5000, 0), (5000, 500)]),
+        ],
+        crs="EPSG:2260",
+    )
+    empty = pd.DataFrame(
+        columns=[
+            "swis_code",
+            "print_key_code",
+            "fraction_in_territory",
+            "fraction_source",
+            "signer_credit_assessed",
+        ]
+    )
+    fig = render_map(
+        territory=territory,
+        crs="EPSG:2260",
+        parcels=gpd.GeoDataFrame({"parcel_key": []}, geometry=[], crs="EPSG:2260"),
+        status=parcel_status(empty),
+        towns=[],
+        title="t",
+        unmapped=0,
+        streets=streets,
+    )
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert texts.count("Main St") == 1
+    assert "Oak Ave" not in texts

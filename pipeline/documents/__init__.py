@@ -147,5 +147,6 @@ def _exhibits(
         schedule=evaluation.parcels,
         towns=[(t.swis, t.name, t.boundary) for t in inputs.towns],
         title=f"Proposed {inputs.name}",
+        streets=inputs.streets,
     )
     return files, description.max_closure_ft if description else None

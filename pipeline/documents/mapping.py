@@ -158,6 +158,51 @@ def _polygon_path(geoms: np.ndarray[Any, Any]) -> Any:
     return MplPath(coords, codes)
 
 
+#: Colour of the street centrelines.
+STREET = "#7a5c2e"
+
+
+def _draw_streets(ax: Any, streets: gpd.GeoDataFrame, view: tuple[float, ...]) -> None:
+    """Street centrelines clipped to the view, each name written once along its longest piece."""
+    clip = shapely.box(*view)
+    lines = shapely.intersection(np.asarray(streets.geometry.array), clip)
+    names = streets["name"].astype("str").to_numpy() if "name" in streets else None
+    longest: dict[str, Any] = {}
+    for i, geom in enumerate(lines):
+        if geom is None or geom.is_empty:
+            continue
+        for piece in shapely.get_parts(geom):
+            if piece.geom_type != "LineString" or piece.length <= 0:
+                continue
+            xy = np.asarray(piece.coords)
+            ax.plot(xy[:, 0], xy[:, 1], color=STREET, linewidth=0.8, zorder=3)
+            name = str(names[i]).strip() if names is not None else ""
+            if name and (name not in longest or piece.length > longest[name].length):
+                longest[name] = piece
+    for name in sorted(longest):
+        piece = longest[name]
+        mid = piece.interpolate(0.5, normalized=True)
+        a = piece.interpolate(max(0.0, 0.5 * piece.length - 1.0))
+        b = piece.interpolate(min(piece.length, 0.5 * piece.length + 1.0))
+        angle = float(np.degrees(np.arctan2(b.y - a.y, b.x - a.x)))
+        if angle > 90.0:
+            angle -= 180.0
+        elif angle < -90.0:
+            angle += 180.0
+        ax.text(
+            mid.x,
+            mid.y,
+            name,
+            fontsize=5,
+            color=STREET,
+            rotation=angle,
+            rotation_mode="anchor",
+            ha="center",
+            va="bottom",
+            zorder=4,
+        )
+
+
 def render_map(
     *,
     territory: BaseGeometry,
@@ -167,8 +212,13 @@ def render_map(
     towns: list[tuple[str, str, BaseGeometry | None]],
     title: str,
     unmapped: int,
+    streets: gpd.GeoDataFrame | None = None,
 ) -> Any:
-    """Draw the map; return the matplotlib figure (Agg canvas)."""
+    """Draw the map; return the matplotlib figure (Agg canvas).
+
+    ``streets`` (``name``, lines), when given, are drawn and named: a map that
+    describes the territory shows "existing streets" (§ 2-202.1.c(1)(c)).
+    """
     import matplotlib
 
     matplotlib.use("Agg", force=False)
@@ -248,6 +298,11 @@ def render_map(
 
     minx, miny, maxx, maxy = territory.bounds
     pad = 0.05 * max(maxx - minx, maxy - miny, 1.0)
+    if streets is not None and len(streets):
+        _draw_streets(ax, streets, (minx - pad, miny - pad, maxx + pad, maxy + pad))
+        handles.append(
+            Patch(facecolor="none", edgecolor=STREET, linewidth=0.8, label="street centreline")
+        )
     ax.set_xlim(minx - pad, maxx + pad)
     ax.set_ylim(miny - pad, maxy + pad)
     x0, x1 = ax.get_xlim()
@@ -320,8 +375,9 @@ def write_map(
     schedule: pd.DataFrame,
     towns: list[tuple[str, str, BaseGeometry | None]],
     title: str,
+    streets: gpd.GeoDataFrame | None = None,
 ) -> dict[str, Path]:
-    """Write ``map.png`` and ``map.pdf``; return them by name."""
+    """Write ``map.png`` and ``map.pdf``; return them by name (streets drawn when given)."""
     status = parcel_status(schedule)
     unmapped = (
         int((schedule["fraction_source"].astype("str") == "unmapped").sum()) if len(schedule) else 0
@@ -336,6 +392,7 @@ def write_map(
         towns=towns,
         title=title,
         unmapped=unmapped,
+        streets=streets,
     )
     files: dict[str, Path] = {}
     for ext, meta in (
