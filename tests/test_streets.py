@@ -33,6 +33,39 @@ MAIN = ("Main Street", [(E0 - 200, N0 + 1010), (E0 + 1200, N0 + 1010)])
 OAK = ("Oak Avenue", [(E0 + 1010, N0 + 1200), (E0 + 1010, N0 - 200)])
 
 
+def test_a_street_that_stops_short_of_a_corner_and_a_jog() -> None:
+    # Oak Avenue ends 150 ft south of the north side: the first part of the
+    # east side follows no street. That stretch is its own course across lands
+    # (not folded into Main Street around the corner, nor into Oak Avenue), and
+    # Main Street does not "intersect" Oak Avenue, so it ends "to a point".
+    oak_short = ("Oak Avenue", [(E0 + 1010, N0 + 850), (E0 + 1010, N0 - 200)])
+    d = streets_description(SQUARE, _streets([MAIN, oak_short]), crs=CRS, name="Village of X")
+    runs = [(r.street, r.direction) for r in d.runs]
+    assert runs[:3] == [("Main Street", "easterly"), ("", "southerly"), ("Oak Avenue", "southerly")]
+    assert 100.0 <= d.runs[1].length_ft <= 175.0  # about 150 ft, to the sampling step
+    assert "THENCE easterly along Main Street 1,000.00 feet to a point;" in d.text
+    # a 50 ft jog between two parallel streets that never meet: a course of its own
+    jog = shapely.Polygon(
+        [
+            (E0, N0 + 1000),
+            (E0 + 500, N0 + 1000),
+            (E0 + 500, N0 + 1050),
+            (E0 + 1000, N0 + 1050),
+            (E0 + 1000, N0),
+            (E0, N0),
+        ]
+    )
+    main_w = ("Main Street", [(E0 - 200, N0 + 1010), (E0 + 500, N0 + 1010)])
+    high = ("High Street", [(E0 + 500, N0 + 1060), (E0 + 1200, N0 + 1060)])
+    d = streets_description(jog, _streets([main_w, high]), crs=CRS, name="Village of X")
+    assert [(r.street, round(r.length_ft)) for r in d.runs[:3]] == [
+        ("Main Street", 500),
+        ("", 50),
+        ("High Street", 500),
+    ]
+    assert "intersection with High Street" not in d.text
+
+
 def test_square_on_two_streets() -> None:
     d = streets_description(SQUARE, _streets([MAIN, OAK]), crs=CRS, name="Village of X")
     # Clockwise from the northwest corner (E0, N0 + 1000):

@@ -18,6 +18,7 @@ The module is pure: no file is opened.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Sequence
@@ -75,6 +76,9 @@ class StreetRun:
     direction: str
     #: Courses of a lands run as ``(bearing, distance_ft, streets crossed)``.
     courses: tuple[tuple[str, float, tuple[str, ...]], ...] = ()
+    #: A street run followed by another: whether the two streets meet there
+    #: (else the text says "to a point", not "to its intersection with").
+    meets_next: bool = False
 
     @property
     def length_ft(self) -> float:
@@ -152,8 +156,23 @@ def _labels(
     return out
 
 
-def _runs(labels: list[str], breaks: list[float], total: float, min_run: float) -> list[list[Any]]:
-    """Group equal labels into runs ``[label, start, end]``; merge runs under ``min_run``."""
+def _runs(
+    labels: list[str],
+    breaks: list[float],
+    total: float,
+    min_run: float,
+    vertices: Sequence[float] = (),
+    step: float = 0.0,
+) -> list[list[Any]]:
+    """Group equal labels into runs ``[label, start, end]``; merge runs under ``min_run``.
+
+    A short run is merged into a neighbour only along a straight side: never
+    across a corner of the outline (a vertex at the end they share, or inside
+    the short run, within ``step``), where it is a course of its own (a
+    street that stops short of a corner, a jog between two streets); and a
+    short stretch across lands only when it is a gap between two runs of one
+    street.
+    """
     runs: list[list[Any]] = []
     for k, lab in enumerate(labels):
         start = 0.0 if k == 0 else breaks[k - 1]
@@ -162,17 +181,44 @@ def _runs(labels: list[str], breaks: list[float], total: float, min_run: float) 
             runs[-1][2] = end
         else:
             runs.append([lab, start, end])
+    corners = np.asarray(vertices, dtype="float64")
+
+    def corner_near(at: float) -> bool:
+        return bool(len(corners)) and bool((np.abs(corners - at) <= step).any())
+
+    def corner_inside(a: float, b: float) -> bool:
+        return bool(len(corners)) and bool(((corners > a + step) & (corners < b - step)).any())
+
+    kept: set[tuple[str, float]] = set()  # short runs at a corner: courses of their own
     while len(runs) > 1:
-        short = [k for k, r in enumerate(runs) if r[2] - r[1] < min_run]
+        short = [
+            k for k, r in enumerate(runs) if r[2] - r[1] < min_run and (r[0], r[1]) not in kept
+        ]
         if not short:
             break
         k = min(short, key=lambda i: (runs[i][2] - runs[i][1], i))
         prev = runs[k - 1] if k > 0 else None
         nxt = runs[k + 1] if k + 1 < len(runs) else None
-        if prev is None or (nxt is not None and nxt[2] - nxt[1] > prev[2] - prev[1]):
+        inside = corner_inside(runs[k][1], runs[k][2])
+        can_prev = prev is not None and not inside and not corner_near(runs[k][1])
+        can_next = nxt is not None and not inside and not corner_near(runs[k][2])
+        if not runs[k][0]:
+            # a short stretch across lands is a gap in a street only between two
+            # runs of that one street; else the street does not reach there
+            gap = prev is not None and nxt is not None and prev[0] == nxt[0] != ""
+            can_prev = can_prev and gap
+            can_next = can_next and gap
+        if not (can_prev or can_next):
+            kept.add((runs[k][0], runs[k][1]))
+            continue
+        if can_next and (
+            not can_prev
+            or (nxt is not None and prev is not None and nxt[2] - nxt[1] > prev[2] - prev[1])
+        ):
             assert nxt is not None
             nxt[1] = runs[k][1]
         else:
+            assert prev is not None
             prev[2] = runs[k][2]
         del runs[k]
         merged: list[list[Any]] = []
@@ -216,7 +262,7 @@ def _outline_runs(
             tan.append((float(u[0]), float(u[1])))
     labels = _labels(np.asarray(pts), np.asarray(tan), geoms, names, tolerance)
     breaks = [(pos[k] + pos[k + 1]) / 2 for k in range(len(pos) - 1)]
-    runs = _runs(labels, breaks, total, min_run)
+    runs = _runs(labels, breaks, total, min_run, offsets[1:-1].tolist(), step)
     # Snap the ends of runs to the nearest vertex within one sampling step.
     inner = offsets[1:-1]
     for r in runs[1:]:
@@ -227,6 +273,7 @@ def _outline_runs(
     for prev, r in itertools.pairwise(runs):
         prev[2] = r[1]
     line = LineString(closed)
+    reach = 2.0 * tolerance + step
     out: list[StreetRun] = []
     for label, start, end in runs:
         if end - start <= 0:
@@ -258,6 +305,14 @@ def _outline_runs(
                 courses=tuple(courses),
             )
         )
+    # two street runs in a row: do their streets meet at the junction?
+    for k, (run, nxt) in enumerate(itertools.pairwise(out)):
+        if run.street and nxt.street:
+            near = shapely.buffer(shapely.Point(run.end), reach)
+            mine = shapely.union_all(geoms[names == run.street])
+            theirs = shapely.union_all(geoms[names == nxt.street])
+            meets = bool(shapely.intersects(shapely.intersection(mine, near), theirs))
+            out[k] = dataclasses.replace(run, meets_next=meets)
     return out
 
 
@@ -304,7 +359,7 @@ def _run_lines(runs: Sequence[StreetRun]) -> list[str]:
             nxt = runs[k + 1].street if not last else ""
             if last:
                 tail = " to the POINT OF BEGINNING."
-            elif nxt:
+            elif nxt and run.meets_next:
                 tail = f" to its intersection with {nxt};"
             else:
                 tail = " to a point;"
