@@ -370,6 +370,9 @@ def prepare(
             stale = stale_decisions(
                 inputs.match_decisions, signatures, pages, inputs.roll, inputs.voters
             )
+            stale += _decisions_not_applied(
+                inputs.match_decisions, signatures, pages, matches, filed_on=inputs.filed_on
+            )
     except BaseException:
         if residents is not None:
             residents.cancel()
@@ -579,6 +582,56 @@ def _tie_warning(areas: Mapping[str, float], warnings: list[str]) -> None:
                 f"tie; {ranked[0][0]} was chosen (the lower SWIS code or the larger by a "
                 "hair), which counsel should review"
             )
+
+
+def _decisions_not_applied(
+    decisions: pd.DataFrame | None,
+    signatures: pd.DataFrame,
+    pages: pd.DataFrame,
+    matches: pd.DataFrame,
+    *,
+    filed_on: dt.date,
+) -> list[str]:
+    """Warnings for match decisions that had no effect on their line.
+
+    A decision on a line that does not count whatever is decided (a
+    ``page_defect``: no name or address, signed too late, a page without its
+    witness's affidavit), and an accept that names a parcel none of whose
+    owners resembles the line's name (``match decision not applied`` in the
+    line's note), are told to the reviewer instead of passing in silence.
+    """
+    if decisions is None or not len(decisions) or not len(signatures):
+        return []
+    key = pd.MultiIndex.from_arrays(
+        [signatures["page"].astype("int64"), signatures["line"].astype("int64")]
+    )
+    why = unauthenticated_lines(signatures, pages, filed_on=filed_on).to_numpy()
+    name = signatures["name"].fillna("").astype("str").str.strip().to_numpy()
+    address = signatures["address"].fillna("").astype("str").str.strip().to_numpy()
+    why = np.where((name == "") | (address == ""), "a line without a name or an address", why)
+    reason = dict(zip(key, why, strict=True))
+    unfit = {
+        (int(p), int(q)): str(n)
+        for p, q, n in zip(matches["page"], matches["line"], matches["note"], strict=True)
+        if str(n).startswith("match decision not applied")
+    }
+    out: list[str] = []
+    seen: set[tuple[int, int]] = set()
+    for p, q in zip(
+        decisions["page"].astype("int64"), decisions["line"].astype("int64"), strict=True
+    ):
+        at = (int(p), int(q))
+        if at in seen:
+            continue
+        seen.add(at)
+        if reason.get(at):
+            out.append(
+                f"match decision for line {p}:{q} not applied: the line does not count "
+                f"({reason[at]})"
+            )
+        elif at in unfit:
+            out.append(f"line {p}:{q}: {unfit[at]}")
+    return out
 
 
 def _check_town_cover(

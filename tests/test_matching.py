@@ -221,6 +221,56 @@ def test_a_namesake_billed_elsewhere_is_named_and_a_decision_adds_the_parcel() -
     assert parcels(m, 0) == ["10", "11", "9"]
 
 
+def _decisions(rows: list[tuple[int, str, str]]) -> pd.DataFrame:
+    """Owner decisions on page 1: ``(line, decision, print key or "")``."""
+    return pd.DataFrame(
+        {
+            "page": [1] * len(rows),
+            "line": [r[0] for r in rows],
+            "decision": [r[1] for r in rows],
+            "parcel_key": [f"104489|{r[2]}" if r[2] else "" for r in rows],
+            "swis_code": ["104489" if r[2] else "" for r in rows],
+            "print_key_code": [r[2] for r in rows],
+            "SBOEID": [""] * len(rows),
+            "note": [""] * len(rows),
+        }
+    )
+
+
+def test_lines_of_one_person_joined_by_a_decision_count_once_for_all() -> None:
+    # David Lee signs at 70 Pine St (parcels 9, 10) and again at 5 Birch Ln
+    # (parcel 11, billed there: another identity until a decision says
+    # otherwise). Accepting 11 on the later line makes both lines one person:
+    # the first line counts, credited 9, 10 and 11; the second is a duplicate
+    # (before, the later line was dropped with parcel 11's credit).
+    m = run(
+        [("David Lee", "70 Pine St"), ("David Lee", "5 Birch Ln")],
+        decisions=_decisions([(2, "accept", "9")]),
+    )
+    assert m["status"].tolist() == ["counted", "duplicate"]
+    assert parcels(m, 0) == ["10", "11", "9"]
+
+
+def test_a_reject_naming_a_parcel_rejects_that_candidate_only() -> None:
+    # the reject names 11 (the namesake in the note), not the line's own 9/10
+    m = run([("David Lee", "70 Pine St")], decisions=_decisions([(1, "reject", "11")]))
+    assert m["status"].tolist() == ["counted"]
+    assert parcels(m, 0) == ["10", "9"]
+    # naming 9 removes 9 only; a reject naming nothing rejects the line
+    m = run([("David Lee", "70 Pine St")], decisions=_decisions([(1, "reject", "9")]))
+    assert (m["status"].iloc[0], parcels(m, 0)) == ("counted", ["10"])
+    m = run([("David Lee", "70 Pine St")], decisions=_decisions([(1, "reject", "")]))
+    assert m["status"].tolist() == ["not_owner"]
+
+
+def test_an_accept_for_another_persons_parcel_is_not_applied() -> None:
+    # Robert King owns 6; a decision accepting 6 on Kim Parker's line (lines
+    # renumbered since?) would credit her his parcel: not applied, told why
+    m = run([("Kim Parker", "16 Oak St")], decisions=_decisions([(1, "accept", "6")]))
+    assert "6" not in parcels(m, 0)
+    assert m["note"].iloc[0].startswith("match decision not applied: no owner of 104489:6")
+
+
 def test_a_common_name_gets_the_count_of_its_records(monkeypatch: pytest.MonkeyPatch) -> None:
     # above _NAMESAKES_LISTED records of one full name, the note gives their
     # number (here 3 David Lee records: 9, 10, 11) instead of naming them

@@ -285,6 +285,34 @@ def test_match_decisions() -> None:
     assert summary["qualifying_signers"] == 1
 
 
+def test_a_reject_naming_a_voter_and_an_accept_on_one_line() -> None:
+    # Al Ng's line: "reject V2" (his automatic match) with "accept V1": the
+    # accept stands (matched to V1, not rejected with V2); a reject naming a
+    # voter Kim's line is not matched to changes nothing there
+    v = pd.DataFrame(
+        [voter("V1", "Kim", "Park", "12", "OAK ST"), voter("V2", "Al", "Ng", "12", "OAK ST")]
+    )
+    s = sigs([(1, 1, "Kim J. Park", "12 Oak St"), (1, 2, "Al Ng", "12 Oak St")])
+    dec = pd.DataFrame(
+        {
+            "page": [1, 1, 1],
+            "line": [2, 2, 1],
+            "decision": ["reject", "accept", "reject"],
+            "SBOEID": ["V2", "V1", "V2"],
+            "note": ["", "", ""],
+        }
+    )
+    _, alone, _ = run(s, v, pages("residents"))
+    _, lines, _ = run(s, v, pages("residents"), decisions=dec)
+    assert lines["matched_to"].iloc[1] == "V1"
+    assert lines["note"].iloc[1] == "accepted by match decision"
+    assert lines["status"].iloc[0] == alone["status"].iloc[0]
+    # the reject alone: Al's line loses V2 and is not a qualified voter's
+    _, lines, _ = run(s, v, pages("residents"), decisions=dec.iloc[[0]])
+    assert lines["status"].iloc[1] == "not_qualified_voter"
+    assert lines["note"].iloc[1] == "rejected by match decision: V2"
+
+
 def test_matches_made_once_serve_every_territory() -> None:
     # the matching does not depend on the territory: made once (as prepare does),
     # it gives the same lines as the test matching by itself, and the decisions

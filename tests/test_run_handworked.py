@@ -736,6 +736,30 @@ def test_an_owner_written_etal_awaits_the_assessors_count(tmp_path: Path) -> Non
     assert lines.loc[1, "credit_assessed"] == pytest.approx(50_000)
 
 
+def test_a_decision_on_a_line_that_cannot_count_is_told(tmp_path: Path) -> None:
+    # Mary Jones's line is dated after the affidavit (page_defect): accepting
+    # her parcel changes nothing, and the reviewer is told so
+    root = tmp_path / "p"
+    config = make_petition(root)
+    sig = root / "signatures.csv"
+    sig.write_text(
+        sig.read_text().replace(
+            "Mary Jones,2 Main St,Harlow,2023-05-01", "Mary Jones,2 Main St,Harlow,2023-05-04"
+        )
+    )
+    (root / "matches.csv").write_text(
+        "page,line,decision,swis_code,print_key_code,SBOEID,note\n1,2,accept,104489,1.-1-2,,\n"
+    )
+    config.write_text(config.read_text() + '\n[overrides]\nmatches = "matches.csv"\n')
+    out = tmp_path / "results"
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    told = [w for w in summary["warnings"] if w.startswith("match decision for line 1:2")]
+    assert told and "after the witness's affidavit" in told[0]
+    assert pd.read_csv(out / "signatures.csv")["status"].iloc[1] == "page_defect"
+
+
 def test_residents_alleged_without_a_voter_file_is_a_deficiency(tmp_path: Path) -> None:
     # no voter file: no qualified voter can be counted, the test fails with its
     # deficiency (not only a warning)

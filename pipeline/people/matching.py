@@ -1355,30 +1355,43 @@ def _namesakes_note(
     )
 
 
+#: An accepted parcel is credited to a line only when one of its owners'
+#: names resembles the line's (token sort ratio at least this, when the name
+#: rules see no relation): a decision written for another line is not applied.
+_DECIDED_NAME_RATIO = 70.0
+
+
 def _decided_rows(
     index: OwnerIndex, parcel: str, tokens: tuple[str, ...], suffix: str, entity: str
 ) -> list[tuple[str, int]]:
-    """The owner rows an accepted decision on ``parcel`` points at."""
+    """The owner rows an accepted decision on ``parcel`` points at ([] when none fits).
+
+    The owner whose name is nearest the line's (the entity signed for, or the
+    signer); none when no owner's name resembles it (the decision was made
+    for another line, or the lines were renumbered since).
+    """
     rows = index.rows_on_parcel.get(parcel, [])
     if entity:
         norm = normalize_name(fold_accents(entity))
-        ents = [(parcel, i) for i, k, n in rows if k == "entity"]
-        named = [
-            (parcel, i)
+        scored = [
+            (fuzz.token_set_ratio(norm, normalize_name(fold_accents(n))), (parcel, i))
             for i, k, n in rows
-            if k == "entity" and normalize_name(fold_accents(n)) == norm
+            if k == "entity"
         ]
-        return named or ents[:1]
+        fits = [r for s, r in scored if s >= _DECIDED_NAME_RATIO]
+        return fits[:1] if fits else []
     best: list[tuple[float, tuple[str, int]]] = []
     ref = index.persons
     for j in index.persons_on(parcel):
         key, oi = index.person_keys[j]
         nc = compare_names(tokens, suffix, ref.first[j], ref.middle[j], ref.last[j], ref.suffix[j])
-        score = nc.score if nc else fuzz.token_sort_ratio(" ".join(tokens), ref.name_of(j)) / 2
-        best.append((score, (key, oi)))
+        ratio = fuzz.token_sort_ratio(" ".join(tokens), ref.name_of(j))
+        if nc is None and ratio < _DECIDED_NAME_RATIO:
+            continue  # another person's name
+        best.append((nc.score if nc else ratio / 2, (key, oi)))
     if best:
         return [max(best)[1]]
-    return [(parcel, i) for i, _, _ in rows[:1]]
+    return []
 
 
 def _parcel_labels(roll: pd.DataFrame, keys: set[str]) -> dict[str, str]:
@@ -1546,6 +1559,87 @@ def owner_matcher(
         if name_parts is not None:
             parsed[i] = name_parts
 
+    # match decisions, re-applied on every run
+    if decisions is not None and len(decisions):
+        where = {(p, q): i for i, (p, q) in enumerate(zip(pg, ln, strict=True))}
+        dec_keys = _text_col(decisions, PARCEL_KEY)
+        accepted: dict[int, list[str]] = {}
+        rejected: dict[int, set[str]] = {}
+        whole: set[int] = set()  # lines rejected as a whole
+        for p, q, kind, key in zip(
+            decisions["page"].astype("int64").tolist(),
+            decisions["line"].astype("int64").tolist(),
+            (s.strip().lower() for s in _text_col(decisions, "decision")),
+            dec_keys,
+            strict=True,
+        ):
+            i = where.get((p, q), -1)
+            if i < 0 or basis_of.get(pg[i]) != "owners" or status[i] == "page_defect":
+                continue
+            if kind == "reject" and key:
+                rejected.setdefault(i, set()).add(key)
+            elif kind == "reject":
+                status[i], keys_out[i], score[i], person[i] = "not_owner", (), 0.0, ""
+                note[i], cands[i] = "rejected by match decision", ()
+                whole.add(i)
+            elif kind == "accept" and key and key in index.rows_on_parcel:
+                accepted.setdefault(i, []).append(key)
+        # a reject naming a parcel rejects that candidate only: the line keeps
+        # its other parcels (and any it is accepted for)
+        for i, keys in rejected.items():
+            if i in whole:
+                continue
+            kept = tuple(r for r in keys_out[i] if r[0] not in keys)
+            if kept != keys_out[i]:
+                keys_out[i] = kept
+                if status[i] == "counted" and not kept:
+                    status[i], score[i], person[i] = "not_owner", 0.0, ""
+                note[i] = "rejected by match decision: " + ", ".join(sorted(keys))
+        for i, parcels in accepted.items():
+            if i in whole:
+                continue
+            parcels = [k for k in parcels if k not in rejected.get(i, set())]
+            tokens, suffix = parsed[i] if parsed[i][0] else person_name_parts(names[i])
+            # an accepted parcel adds to what the line was matched to (the same
+            # owner's parcels under another mailing address): credited for all
+            rows_set: set[tuple[str, int]] = set(keys_out[i]) if status[i] == "counted" else set()
+            unfit: list[str] = []
+            for key in parcels:
+                picked = _decided_rows(index, key, tokens, suffix, sfor[i].strip())
+                if not picked:
+                    unfit.append(key)
+                for r in picked:
+                    rows_set.add(r)
+                    if not sfor[i].strip():
+                        j = index.person_row(r)
+                        if j >= 0:
+                            rows_set.update(identity_rows(ref.identity[j]))
+            rows_t = tuple(sorted(rows_set))
+            if rows_t:
+                status[i], keys_out[i], score[i] = "counted", rows_t, 100.0
+                person[i] = (
+                    f"entity:{normalize_name(fold_accents(sfor[i]))}"
+                    if sfor[i].strip()
+                    else f"decided:{rows_t[0][0]}:{rows_t[0][1]}"
+                )
+                # the same owner rows as an automatic match: same person
+                j = index.person_row(rows_t[0])
+                if j >= 0:
+                    person[i] = person_id(identity_rows(ref.identity[j]), j)
+                note[i], cands[i] = "accepted by match decision", ()
+            if unfit:
+                # the decision names a parcel none of whose owners resembles
+                # this line's name: made for another line (renumbered since?)
+                if not rows_t:
+                    status[i], keys_out[i], score[i], person[i] = "needs_review", (), 0.0, ""
+                shown = _parcel_labels(roll, set(unfit))
+                note[i] = (
+                    "match decision not applied: no owner of "
+                    + ", ".join(shown.get(k, k) for k in unfit)
+                    + f" resembles {(sfor[i].strip() or names[i].strip())!r}; was it made for "
+                    "another line?" + (f" ({note[i]})" if rows_t else "")
+                )
+
     # a parcel whose roll owners end in ETAL (ET UX, ET VIR) has more owners
     # than the names read: value / names would credit the signer too much
     # (§ 2-202.1.a(2) divides by the number of owners), so the line awaits the
@@ -1570,62 +1664,28 @@ def owner_matcher(
                         "unknown; give the number of owners in an ownership override"
                     )
 
-    # match decisions, re-applied on every run
-    if decisions is not None and len(decisions):
-        where = {(p, q): i for i, (p, q) in enumerate(zip(pg, ln, strict=True))}
-        dec_keys = _text_col(decisions, PARCEL_KEY)
-        accepted: dict[int, list[str]] = {}
-        for p, q, kind, key in zip(
-            decisions["page"].astype("int64").tolist(),
-            decisions["line"].astype("int64").tolist(),
-            (s.strip().lower() for s in _text_col(decisions, "decision")),
-            dec_keys,
-            strict=True,
-        ):
-            i = where.get((p, q), -1)
-            if i < 0 or basis_of.get(pg[i]) != "owners" or status[i] == "page_defect":
-                continue
-            if kind == "reject":
-                status[i], keys_out[i], score[i], person[i] = "not_owner", (), 0.0, ""
-                note[i], cands[i] = "rejected by match decision", ()
-            elif kind == "accept" and key and key in index.rows_on_parcel:
-                accepted.setdefault(i, []).append(key)
-        for i, parcels in accepted.items():
-            if status[i] == "not_owner" and note[i] == "rejected by match decision":
-                continue
-            tokens, suffix = parsed[i] if parsed[i][0] else person_name_parts(names[i])
-            # an accepted parcel adds to what the line was matched to (the same
-            # owner's parcels under another mailing address): credited for all
-            rows_set: set[tuple[str, int]] = set(keys_out[i]) if status[i] == "counted" else set()
-            for key in parcels:
-                picked = _decided_rows(index, key, tokens, suffix, sfor[i].strip())
-                for r in picked:
-                    rows_set.add(r)
-                    if not sfor[i].strip():
-                        j = index.person_row(r)
-                        if j >= 0:
-                            rows_set.update(identity_rows(ref.identity[j]))
-            rows_t = tuple(sorted(rows_set))
-            if rows_t:
-                status[i], keys_out[i], score[i] = "counted", rows_t, 100.0
-                person[i] = (
-                    f"entity:{normalize_name(fold_accents(sfor[i]))}"
-                    if sfor[i].strip()
-                    else f"decided:{rows_t[0][0]}:{rows_t[0][1]}"
-                )
-                # the same owner rows as an automatic match: same person
-                j = index.person_row(rows_t[0])
-                if j >= 0:
-                    person[i] = person_id(identity_rows(ref.identity[j]), j)
-                note[i], cands[i] = "accepted by match decision", ()
-
-    # duplicates: the first counted line in (page, line) order counts
-    seen: set[str] = set()
+    # duplicates: the first counted line in (page, line) order counts, and is
+    # credited for every parcel the person's lines were matched to (a person
+    # is the same identity, or the same owner rows: an accepted parcel may
+    # join two lines matched under two mailing addresses)
+    by_person: dict[str, int] = {}
+    by_row: dict[tuple[str, int], int] = {}
     for i in sorted(range(n), key=lambda i: (pg[i], ln[i], i)):
-        if status[i] == "counted":
-            if person[i] in seen:
-                status[i], note[i] = "duplicate", "same person counted on an earlier line"
-            seen.add(person[i])
+        if status[i] != "counted":
+            continue
+        first = by_person.get(person[i])
+        if first is None:
+            first = next((by_row[r] for r in keys_out[i] if r in by_row), None)
+        if first is not None:
+            status[i], note[i] = "duplicate", "same person counted on an earlier line"
+            keys_out[first] = tuple(sorted(set(keys_out[first]) | set(keys_out[i])))
+            for r in keys_out[i]:
+                by_row.setdefault(r, first)
+            by_person.setdefault(person[i], first)
+            continue
+        by_person[person[i]] = i
+        for r in keys_out[i]:
+            by_row.setdefault(r, i)
 
     out = pd.DataFrame(
         {

@@ -573,26 +573,51 @@ def _examine_lines(
         where = pd.MultiIndex.from_arrays(
             [res["page"].astype("int64"), res["line"].astype("int64")]
         )
+        # per line: a reject naming no voter rejects the line (whatever else
+        # is decided on it); a reject naming a voter rejects that candidate
+        # only; an accept sets the line's voter (unless that voter is rejected)
+        whole: set[Any] = set()
+        out_ids: dict[Any, set[str]] = {}
+        chosen: dict[Any, str] = {}
+        sboe_all = _col(voters, "SBOEID")
         for _, d in dec.iterrows():
             hit = where == (d["_p"], d["_l"])
             if not hit.any():
                 continue
-            idx = res.index[hit]
             kind = str(d["decision"]).strip().lower()
-            if kind == "reject":
+            sid = str(d.get("SBOEID", "") or "").strip()
+            if sid.lower() == "nan":
+                sid = ""
+            for idx in res.index[hit]:
+                if kind == "reject" and not sid:
+                    whole.add(idx)
+                elif kind == "reject":
+                    out_ids.setdefault(idx, set()).add(sid)
+                elif kind == "accept" and sid:
+                    chosen[idx] = sid
+        for idx in whole:
+            rejected.loc[idx] = True
+            voter_row.loc[idx] = np.nan
+            note.loc[idx] = "rejected by match decision"
+        for idx, sid in chosen.items():
+            if idx in whole or sid in out_ids.get(idx, set()):
+                continue
+            if sid not in sboe_to_row.index:
+                # stale: reported by pipeline.people.review.stale_decisions
+                note.loc[idx] = f"match decision names SBOEID {sid} not in the voter file"
+                continue
+            voter_row.loc[idx] = sboe_to_row[sid]
+            accepted.loc[idx] = True
+            score.loc[idx] = SCORE_EXACT
+            note.loc[idx] = "accepted by match decision"
+        for idx, ids in out_ids.items():
+            if idx in whole or accepted.loc[idx]:
+                continue
+            current = voter_row.loc[idx]
+            if pd.notna(current) and str(sboe_all.loc[current]) in ids:
                 rejected.loc[idx] = True
                 voter_row.loc[idx] = np.nan
-                note.loc[idx] = "rejected by match decision"
-            elif kind == "accept" and str(d.get("SBOEID", "")).strip():
-                sid = str(d["SBOEID"]).strip()
-                if sid not in sboe_to_row.index:
-                    # stale: reported by pipeline.people.review.stale_decisions
-                    note.loc[idx] = f"match decision names SBOEID {sid} not in the voter file"
-                    continue
-                voter_row.loc[idx] = sboe_to_row[sid]
-                accepted.loc[idx] = True
-                score.loc[idx] = SCORE_EXACT
-                note.loc[idx] = "accepted by match decision"
+                note.loc[idx] = "rejected by match decision: " + ", ".join(sorted(ids))
         ambiguous = ambiguous.where(~(accepted | rejected), "")
 
     matched = voter_row.notna()
