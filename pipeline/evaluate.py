@@ -791,8 +791,20 @@ def _check_rates(inputs: PetitionInputs, part_towns: Sequence[str]) -> None:
             )
 
 
-def _not_alleged() -> dict[str, Any]:
-    return {"applies": False, "passes": None}
+def _not_alleged(test: str = "") -> dict[str, Any]:
+    """A test that does not apply: the contract's keys, figures null."""
+    figures: dict[str, Any] = {}
+    if test == "owner":
+        figures = {
+            "value_basis": None,
+            "total_value": None,
+            "signer_value": None,
+            "percent": None,
+            "parts": [],
+        }
+    elif test == "resident":
+        figures = {"qualified_voters": None, "qualifying_signers": None, "percent": None}
+    return {"applies": False, **figures, "passes": None}
 
 
 def owner_part(
@@ -818,7 +830,7 @@ def owner_part(
         otest["value_basis_column"] = policy.value_basis
         otest["towns_not_reached"] = [t.swis for t in inputs.towns if t.swis not in part_towns]
         return otest, defs
-    return {**_not_alleged(), "value_basis_column": policy.value_basis}, []
+    return {**_not_alleged("owner"), "value_basis_column": policy.value_basis}, []
 
 
 def resident_absent(
@@ -830,7 +842,7 @@ def resident_absent(
     counted (``resident_percent_not_met``, § 2-202.1.a(1)).
     """
     if "residents" not in prepared.inputs.bases:
-        return _not_alleged(), []
+        return _not_alleged("resident"), []
     warnings.append("the residents basis is alleged but no voter file is given")
     test = {
         "applies": True,

@@ -369,6 +369,14 @@ def test_rerun_gives_identical_bytes(handworked, tmp_path: Path) -> None:
             ),
             ["roll-a.csv", "row 2", "town_taxable_value", "no town_taxable_value"],
         ),
+        # a roll of 2023, not completed (1 July) as of filed_on 2023-06-01: not
+        # the roll the law asks for (the last completed, 2022)
+        (
+            lambda r: (r / "roll-a.csv").write_text(
+                (r / "roll-a.csv").read_text().replace("\n2022,", "\n2023,")
+            ),
+            ["roll-a.csv", "roll_year", "not completed", "2022"],
+        ),
         # a blank assessment_total of a parcel in the territory (1.-1-1): the
         # roll's row is named (a blank outside the territory is no error)
         (
@@ -758,6 +766,22 @@ def test_a_decision_on_a_line_that_cannot_count_is_told(tmp_path: Path) -> None:
     told = [w for w in summary["warnings"] if w.startswith("match decision for line 1:2")]
     assert told and "after the witness's affidavit" in told[0]
     assert pd.read_csv(out / "signatures.csv")["status"].iloc[1] == "page_defect"
+
+
+def test_a_test_that_does_not_apply_keeps_the_contracts_keys(handworked) -> None:
+    # the residents basis is not alleged (no voter file): the resident test
+    # has every key of the contract's example, null, and passes null; every
+    # deficiency says where it is
+    summary, _, _ = handworked
+    rt = summary["resident_test"]
+    assert rt == {
+        "applies": False,
+        "qualified_voters": None,
+        "qualifying_signers": None,
+        "percent": None,
+        "passes": None,
+    }
+    assert all(d["where"] for d in summary["deficiencies"])
 
 
 def test_residents_alleged_without_a_voter_file_is_a_deficiency(tmp_path: Path) -> None:

@@ -333,9 +333,10 @@ def _roll_for_town(
     """The roll records of a town, the roll year they are of and the (first) file read.
 
     A roll file of one other year than ``roll_year``: when the year was derived
-    from ``filed_on``, the file's year is used (its equalization rate with it)
-    and a warning says that it is not the last completed roll; when the year
-    was asked for (``roll_year`` key, ``--roll-year``), that is an input error.
+    from ``filed_on``, an older roll is used (its equalization rate with it)
+    with a warning that it is not the last completed roll, and a later one (not
+    completed at filing) is an input error; when the year was asked for
+    (``roll_year`` key, ``--roll-year``), any other year is an input error.
     """
     town = config.towns[index]
     if choice is not None:  # one roll per year: the year's file(s)
@@ -371,6 +372,17 @@ def _roll_for_town(
             f"aside; roll year {roll_year} used"
         )
         roll = roll.loc[keep].reset_index(drop=True)
+    elif years and years[0] > roll_year and chosen_by == "filed_on":
+        # a roll not yet completed when the petition is filed is not the roll
+        # the law asks for: its values may still change (grievance day)
+        raise InputError(
+            where,
+            f"the records are of roll year {years[0]}, a roll not completed as of "
+            f"filed_on {config.petition.filed_on}: the petition uses the last completed roll, "
+            f"{roll_year} (§ 2-202.1.a(2)); give that roll, or set the town's roll_year "
+            f"(or --roll-year) to {years[0]} to use this one knowingly",
+            column="roll_year",
+        )
     elif years and years[0] != roll_year:
         if chosen_by != "filed_on":
             raise InputError(

@@ -88,7 +88,8 @@ def deficiency_for(code: str, message: str, where: str = "") -> Deficiency:
     message
         What is wrong, in plain words.
     where
-        The place concerned, or ``""``.
+        The place concerned; when ``""``, the petition-wide place of the code
+        (``"territory"`` for the tests of the whole territory), if it has one.
 
     Returns
     -------
@@ -101,4 +102,18 @@ def deficiency_for(code: str, message: str, where: str = "") -> Deficiency:
         When ``code`` is not in :data:`PARAGRAPHS` (a programming error: every
         code must name its paragraph).
     """
-    return deficiency(code, PARAGRAPHS[code], message, where)
+    return deficiency(code, PARAGRAPHS[code], message, where or _WHERE.get(code, ""))
+
+
+#: The place of a deficiency that concerns the petition as a whole, when the
+#: caller names none (every deficiency then says where it is).
+_WHERE: dict[str, str] = {
+    "owner_percent_not_met": "territory",
+    "resident_percent_not_met": "territory",
+    "population_below_minimum": "territory",
+    "area_exceeds_limit": "territory",
+    "coterminous_claim_not_supported": "territory",
+    "includes_existing_village": "territory",
+    "no_signatures": "resident pages",
+    "owner_basis_not_allowed": "petition",
+}
