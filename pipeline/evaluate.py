@@ -327,9 +327,8 @@ def prepare(
         # a person at a roll record without a polygon (and no override) cannot be placed
         mapped = pd.Index(inputs.parcels[PARCEL_KEY].astype("str").unique())
         if inputs.apportionment_overrides is not None and len(inputs.apportionment_overrides):
-            mapped = mapped.union(
-                pd.Index(inputs.apportionment_overrides[PARCEL_KEY].astype("str").unique())
-            )
+            ov_keys = inputs.apportionment_overrides[PARCEL_KEY].astype("str").unique()
+            mapped = mapped.append(pd.Index(ov_keys)).unique()
         if voter_place is not None:
             voter_place = unplace_unmapped(voter_place, mapped)
         if inhabitant_place is not None:

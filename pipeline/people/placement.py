@@ -36,6 +36,7 @@ import pandas as pd
 
 from pipeline.frames import PARCEL_KEY
 from pipeline.people.names import normalize_address_columns, normalize_address_texts
+from pipeline.tools.frames import isin
 
 __all__ = [
     "PLACEMENT_COLUMNS",
@@ -91,7 +92,8 @@ def unplace_unmapped(placement: pd.DataFrame, mapped: pd.Index) -> pd.DataFrame:
         ``fraction`` NaN, ``inside`` False, ``reason`` ``"no_polygon"``).
     """
     keys = placement[PARCEL_KEY].astype("str")
-    lost = (placement["placed"].astype(bool) & ~keys.isin(mapped)).to_numpy()
+    # arrow's is_in (Series.isin walks a Python set value by value: seconds here)
+    lost = placement["placed"].astype(bool).to_numpy() & ~isin(keys, pd.Series(mapped))
     if not lost.any():
         return placement
     out = placement.copy()
