@@ -170,6 +170,13 @@ def _add_column(path: Path, name: str, values: list[str]) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
+def run_ok(config: Path, out: Path) -> Path:
+    """``petition run config --out out``, which must finish (exit 0); returns ``out``."""
+    proc = petition_run(str(config), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
 def petition_run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pipeline.cli", "run", *args],
@@ -219,9 +226,7 @@ def test_parcels_drawn_in_utm_are_apportioned_as_drawn(tmp_path: Path) -> None:
         moved = layer.geometry.translate(600_000.0 - X0, 4_690_000.0 - Y0)
         layer = layer.set_geometry(moved).set_crs("EPSG:26918", allow_override=True)
         layer.to_file(root / name, driver="GPKG" if name.endswith(".gpkg") else "GeoJSON")
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     rows = pd.read_csv(out / "parcels.csv").set_index("print_key_code")
     assert rows.loc["2.-1-1", "fraction_in_territory"] == 0.5
     assert rows.loc["1.-1-1", "fraction_in_territory"] == 1.0
@@ -277,9 +282,7 @@ def test_territory_filing_and_regime(handworked) -> None:
 
 def test_entity_signature_makes_every_part_pass(tmp_path: Path) -> None:
     config = make_petition(tmp_path / "p", acme_signs=True)
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     owner = json.loads((out / "summary.json").read_text())["owner_test"]
     parts = {p["swis"]: p for p in owner["parts"]}
     assert parts["104600"]["signer_full"] == pytest.approx(40_000)  # ACME LLC: one owner
@@ -467,9 +470,7 @@ def test_a_roll_older_than_the_last_completed_is_equalized_with_its_own_years_ra
     root = tmp_path / "p"
     config = make_petition(root)
     config.write_text(config.read_text().replace("filed_on = 2023-06-01", "filed_on = 2023-08-01"))
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     summary = json.loads((out / "summary.json").read_text())
     parts = {p["swis"]: p for p in summary["owner_test"]["parts"]}
     assert parts["104400"]["equalization_rate"] == 100.0
@@ -524,9 +525,7 @@ def test_listed_town_the_territory_does_not_reach_is_no_part(tmp_path: Path) -> 
         root / "territory.geojson", driver="GeoJSON"
     )
     (root / "rates.csv").write_text("swis_code,rate_year,equalization_rate\n104400,2022,100\n")
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     summary = json.loads((out / "summary.json").read_text())
     owner = summary["owner_test"]
     assert owner["value_basis"] == "assessed"
@@ -554,9 +553,7 @@ def test_one_town_without_a_rate_leaves_full_credits_empty(tmp_path: Path) -> No
     text = config.read_text()
     text = text[: text.index('[[towns]]\nswis = "104600"')] + text[text.index("[signers]") :]
     config.write_text(text)
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     lines = pd.read_csv(out / "signatures.csv").set_index("line")
     assert lines.loc[1, "status"] == "counted"
     assert lines.loc[1, "credit_assessed"] == 100_000
@@ -578,9 +575,7 @@ def test_an_owner_line_signed_after_the_affidavit_earns_nothing(tmp_path: Path) 
             "Mary Jones,2 Main St,Harlow,2023-05-01", "Mary Jones,2 Main St,Harlow,2023-05-04"
         )
     )
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     lines = pd.read_csv(out / "signatures.csv").set_index("line")
     assert lines.loc[2, "status"] == "page_defect"
     assert "after the witness's affidavit sworn on 2023-05-03" in lines.loc[2, "note"]
@@ -601,9 +596,7 @@ def test_a_signature_without_its_town_is_a_deficiency(tmp_path: Path) -> None:
     sig.write_text(
         sig.read_text().replace("Mary Jones,2 Main St,Harlow,", "Mary Jones,2 Main St,,")
     )
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     summary = json.loads((out / "summary.json").read_text())
     found = [d for d in summary["deficiencies"] if d["code"] == "line_without_town"]
     assert [(d["where"], d["paragraph"]) for d in found] == [("lines 1:2", "2-202.1.e(3)")]
@@ -640,9 +633,7 @@ def test_a_blank_value_outside_the_territory_is_no_error(tmp_path: Path) -> None
     config = make_petition(root)
     roll = root / "roll-b.csv"
     roll.write_text(roll.read_text().replace(",10000,30000,60000", ",10000,,60000"))
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     owner = json.loads((out / "summary.json").read_text())["owner_test"]
     assert owner["total_value"] == pytest.approx(190_000)
 
@@ -655,9 +646,7 @@ def test_a_page_without_a_witness_counts_none_of_its_lines(tmp_path: Path) -> No
     config = make_petition(root)
     pages = root / "pages.csv"
     pages.write_text(pages.read_text().replace("1,owners,Ann Witness,5 Main St,", "1,owners,,,"))
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     lines = pd.read_csv(out / "signatures.csv")
     assert set(lines["status"]) == {"page_defect"}
     assert set(lines["note"]) == {"page 1 has no witness affidavit (no witness named)"}
@@ -684,9 +673,7 @@ def test_an_affidavit_sworn_after_filing_or_undated(tmp_path: Path) -> None:
     assert "affidavit_sworn_after_filing" in codes
 
     pages.write_text(text.replace(",2023-05-03", ","))
-    out = tmp_path / "undated"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "undated")
     assert set(pd.read_csv(out / "signatures.csv")["status"]) == {"counted"}
     summary = json.loads((out / "summary.json").read_text())
     assert summary["owner_test"]["signer_value"] == pytest.approx(125_000)
@@ -706,9 +693,7 @@ def test_resident_lines_without_a_voter_file_await_review(tmp_path: Path) -> Non
     pages.write_text(pages.read_text() + "2,residents,Ann Witness,5 Main St,1,2023-05-03\n")
     sig = root / "signatures.csv"
     sig.write_text(sig.read_text() + "2,1,Peter Jones,2 Main St,Harlow,2023-05-01,,\n")
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     lines = pd.read_csv(out / "signatures.csv").set_index(["page", "line"])
     assert lines.loc[(2, 1), "status"] == "needs_review"
     assert "no voter file" in lines.loc[(2, 1), "note"]
@@ -736,9 +721,7 @@ def test_an_owner_written_etal_awaits_the_assessors_count(tmp_path: Path) -> Non
         "104489,1.-1-1,2,,deed: John Smith and Jane Smith\n"
     )
     config.write_text(config.read_text() + '\n[overrides]\nownership = "ownership.csv"\n')
-    out = tmp_path / "counted"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "counted")
     lines = pd.read_csv(out / "signatures.csv").set_index("line")
     assert lines.loc[1, "status"] == "counted"
     assert lines.loc[1, "credit_assessed"] == pytest.approx(50_000)
@@ -759,9 +742,7 @@ def test_a_decision_on_a_line_that_cannot_count_is_told(tmp_path: Path) -> None:
         "page,line,decision,swis_code,print_key_code,SBOEID,note\n1,2,accept,104489,1.-1-2,,\n"
     )
     config.write_text(config.read_text() + '\n[overrides]\nmatches = "matches.csv"\n')
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     summary = json.loads((out / "summary.json").read_text())
     told = [w for w in summary["warnings"] if w.startswith("match decision for line 1:2")]
     assert told and "after the witness's affidavit" in told[0]
@@ -792,9 +773,7 @@ def test_residents_alleged_without_a_voter_file_is_a_deficiency(tmp_path: Path) 
     config.write_text(
         config.read_text().replace('bases = ["owners"]', 'bases = ["owners", "residents"]')
     )
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     summary = json.loads((out / "summary.json").read_text())
     assert summary["resident_test"]["passes"] is False
     assert "resident_percent_not_met" in [d["code"] for d in summary["deficiencies"]]
@@ -822,9 +801,7 @@ def test_a_coterminous_claim_reports_the_symmetric_difference(tmp_path: Path) ->
             1,
         )
     )
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     summary = json.loads((out / "summary.json").read_text())
     exception = summary["area"]["exception"]
     assert exception["symmetric_difference_share"] == pytest.approx(30_000 / 780_000)
@@ -863,9 +840,7 @@ def test_a_village_polygon_overlapping_the_territory(
             1,
         )
     )
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     summary = json.loads((out / "summary.json").read_text())
     assert summary["territory"]["includes_existing_village"] is includes
     codes = [d["code"] for d in summary["deficiencies"]]
@@ -876,6 +851,14 @@ def test_a_village_polygon_overlapping_the_territory(
 
 def _redraw(root: Path, name: str, geom) -> None:  # type: ignore[no-untyped-def]
     gpd.GeoDataFrame(geometry=[geom], crs=CRS).to_file(root / name, driver="GeoJSON")
+
+
+def _with_territory(tmp_path: Path, geom) -> tuple[Path, Path]:  # type: ignore[no-untyped-def]
+    """The hand-worked petition in ``tmp_path / "p"`` with another territory: (root, config)."""
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _redraw(root, "territory.geojson", geom)
+    return root, config
 
 
 @pytest.mark.parametrize(
@@ -904,12 +887,8 @@ def test_town_polygons_that_overlap_or_leave_a_gap_are_bad_input(
 def test_equal_town_parts_are_a_tie_to_review(tmp_path: Path) -> None:
     # territory x 500..1500: 500 x 500 in A and 500 x 500 in B. The statute
     # files the original with "the greatest part": a tie it does not settle
-    root = tmp_path / "p"
-    config = make_petition(root)
-    _redraw(root, "territory.geojson", _b(500, 0, 1500, 500))
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    _, config = _with_territory(tmp_path, _b(500, 0, 1500, 500))
+    out = run_ok(config, tmp_path / "results")
     summary = json.loads((out / "summary.json").read_text())
     assert summary["filing"]["original_with"] == "104400"  # the lower SWIS code
     assert any("counsel should review" in w for w in summary["warnings"])
@@ -917,9 +896,7 @@ def test_equal_town_parts_are_a_tie_to_review(tmp_path: Path) -> None:
 
 def test_a_territory_that_only_touches_parcels_overlaps_none(tmp_path: Path) -> None:
     # x 2000..2500 meets B1 and B2 along their east edge only: no shared area
-    root = tmp_path / "p"
-    config = make_petition(root)
-    _redraw(root, "territory.geojson", _b(2000, 0, 2500, 500))
+    root, config = _with_territory(tmp_path, _b(2000, 0, 2500, 500))
     _redraw(root, "town-b.geojson", _b(1000, 0, 2500, 1000))
     proc = petition_run(str(config), "--out", str(tmp_path / "results"))
     assert proc.returncode == 2, proc.stderr
@@ -930,12 +907,8 @@ def test_a_territory_holding_only_a_sliver_still_runs(tmp_path: Path) -> None:
     # x 1998..2000 in town B: 2 x 500 = 1,000 sq ft of B1's 500,000 (0.2 %,
     # under the 0.5 % tolerance) snaps to 0. Nothing is in the territory: the
     # run finishes (map included) and lists the sliver.
-    root = tmp_path / "p"
-    config = make_petition(root)
-    _redraw(root, "territory.geojson", _b(1998, 0, 2000, 500))
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    _, config = _with_territory(tmp_path, _b(1998, 0, 2000, 500))
+    out = run_ok(config, tmp_path / "results")
     rows = pd.read_csv(out / "parcels.csv").set_index("print_key_code")
     assert rows.loc["2.-1-1", "fraction_source"] == "sliver"
     assert rows.loc["2.-1-1", "fraction_in_territory"] == 0
@@ -957,9 +930,7 @@ def test_print_keys_that_join_no_roll_record(tmp_path: Path) -> None:
     root = tmp_path / "p"
     config = make_petition(root)
     _rekey_parcels(root)
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     rows = pd.read_csv(out / "parcels.csv")
     assert set(rows["fraction_source"]) == {"unmapped"}
     codes = [d["code"] for d in json.loads((out / "summary.json").read_text())["deficiencies"]]
@@ -980,12 +951,8 @@ def test_print_keys_that_join_no_roll_record(tmp_path: Path) -> None:
 def test_the_description_names_only_the_towns_the_territory_reaches(tmp_path: Path) -> None:
     # x 0..900 lies wholly in Harlow; Brinton is listed but not reached: the
     # description (§ 2-202.1.c(1)) places the territory in Harlow alone
-    root = tmp_path / "p"
-    config = make_petition(root)
-    _redraw(root, "territory.geojson", _b(0, 0, 900, 500))
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    _, config = _with_territory(tmp_path, _b(0, 0, 900, 500))
+    out = run_ok(config, tmp_path / "results")
     text = (out / "exhibit-description.txt").read_text()
     assert "situate in the Town of Harlow" in text
     assert "Brinton" not in text
@@ -1005,9 +972,7 @@ def test_an_override_of_a_parcel_outside_the_line_is_warned_about(tmp_path: Path
         "104689,2.-1-2,0.3,,old line\n"
     )
     config.write_text(config.read_text() + '\n[overrides]\napportionment = "apportionment.csv"\n')
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     summary = json.loads((out / "summary.json").read_text())
     part_b = summary["owner_test"]["parts"][1]
     assert part_b["total_full"] == pytest.approx(40_000 + 18_000)  # 9,000 / 0.5
@@ -1030,9 +995,7 @@ def test_a_tiny_town_part_without_parcels_is_warned_about(tmp_path: Path) -> Non
     gpd.GeoDataFrame(geometry=[_b(0, 0, 1000.5, 500)], crs=CRS).to_file(
         root / "territory.geojson", driver="GeoJSON"
     )
-    out = tmp_path / "results"
-    proc = petition_run(str(config), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    out = run_ok(config, tmp_path / "results")
     summary = json.loads((out / "summary.json").read_text())
     parts = summary["owner_test"]["parts"]
     assert [p["swis"] for p in parts] == ["104400", "104600"]

@@ -669,15 +669,21 @@ def affidavit_check(
         what = [w for w, gap in (("witness residence", home == ""), ("date", day == "")) if gap]
         if what and not unnamed:
             gaps[int(p)] = what
+
+    def pages_deficiency(code: str, mask: pd.Series, what: str) -> Deficiency:
+        where = sorted(int(p) for p in page[mask])
+        return deficiency_for(
+            code, f"{len(where)} {what}", where="pages " + _where([str(p) for p in where])
+        )
+
     defs: list[Deficiency] = []
     if missing.any():
-        where = sorted(int(p) for p in page[missing])
         defs.append(
-            deficiency_for(
+            pages_deficiency(
                 "page_without_affidavit",
-                f"{len(where)} signature page(s) without a witness's authenticating affidavit "
-                "(no witness named): their lines do not count",
-                where="pages " + _where([str(p) for p in where]),
+                missing,
+                "signature page(s) without a witness's authenticating affidavit (no witness "
+                "named): their lines do not count",
             )
         )
     if gaps:
@@ -693,13 +699,12 @@ def affidavit_check(
             )
         )
     if late.any():
-        where = sorted(int(p) for p in page[late])
         defs.append(
-            deficiency_for(
+            pages_deficiency(
                 "affidavit_sworn_after_filing",
-                f"{len(where)} page(s) whose witness affidavit was sworn after the petition was "
-                f"filed on {filed}: their lines do not count",
-                where="pages " + _where([str(p) for p in where]),
+                late,
+                f"page(s) whose witness affidavit was sworn after the petition was filed on "
+                f"{filed}: their lines do not count",
             )
         )
     part = {
@@ -803,32 +808,25 @@ def line_checks(
     on_owner = signatures["page"].isin(owner_pages)
     value = pd.to_numeric(signatures["credited_assessed_value"], errors="coerce")
     no_value = on_owner & value.isna()
-    defs: list[Deficiency] = []
-    if no_addr.any():
-        defs.append(
-            deficiency_for(
-                "line_without_address",
-                f"{int(no_addr.sum())} signature line(s) without the signer's address",
-                where="lines " + _where(where[no_addr].tolist()),
-            )
+    defs = [
+        deficiency_for(
+            code, f"{int(mask.sum())} {what}", where="lines " + _where(where[mask].tolist())
         )
-    if no_town.any():
-        defs.append(
-            deficiency_for(
+        for code, mask, what in (
+            ("line_without_address", no_addr, "signature line(s) without the signer's address"),
+            (
                 "line_without_town",
-                f"{int(no_town.sum())} signature line(s) whose address lacks the signer's town",
-                where="lines " + _where(where[no_town].tolist()),
-            )
-        )
-    if no_value.any():
-        defs.append(
-            deficiency_for(
+                no_town,
+                "signature line(s) whose address lacks the signer's town",
+            ),
+            (
                 "owner_page_without_value",
-                f"{int(no_value.sum())} owner-page line(s) without the assessed valuation "
-                "credited to the signer",
-                where="lines " + _where(where[no_value].tolist()),
-            )
+                no_value,
+                "owner-page line(s) without the assessed valuation credited to the signer",
+            ),
         )
+        if mask.any()
+    ]
     part = {
         "lines": len(signatures),
         "without_address": int(no_addr.sum()),
