@@ -578,9 +578,25 @@ def _tie_warning(areas: Mapping[str, float], warnings: list[str]) -> None:
                 f"the town parts {a} ({float(x):.6f} sq mi) and {b} ({float(y):.6f} sq mi) are "
                 "equal to the precision of the boundaries: the statute files the original "
                 "with the town of the greatest part (§ 2-202.1.f(1)) and does not settle a "
-                f"tie; {ranked[0][0]} was chosen (the lower SWIS code or the larger by a "
+                f"tie; {a} was chosen (the lower SWIS code or the larger by a "
                 "hair), which counsel should review"
             )
+
+
+def _line_defects(
+    signatures: pd.DataFrame, pages: pd.DataFrame, *, filed_on: dt.date | None
+) -> np.ndarray:
+    """Why each line cannot count whatever is decided on it (``""``: it can).
+
+    A line without a name or an address, or one its page's affidavit does not
+    authenticate (:func:`~pipeline.law.checks.unauthenticated_lines`).
+    """
+    why = unauthenticated_lines(signatures, pages, filed_on=filed_on).to_numpy()
+    name = signatures["name"].fillna("").astype("str").str.strip().to_numpy()
+    address = signatures["address"].fillna("").astype("str").str.strip().to_numpy()
+    blank = (name == "") | (address == "")
+    out: np.ndarray = np.where(blank, "line without a name or an address", why)
+    return out
 
 
 def _decisions_not_applied(
@@ -604,11 +620,7 @@ def _decisions_not_applied(
     key = pd.MultiIndex.from_arrays(
         [signatures["page"].astype("int64"), signatures["line"].astype("int64")]
     )
-    why = unauthenticated_lines(signatures, pages, filed_on=filed_on).to_numpy()
-    name = signatures["name"].fillna("").astype("str").str.strip().to_numpy()
-    address = signatures["address"].fillna("").astype("str").str.strip().to_numpy()
-    why = np.where((name == "") | (address == ""), "a line without a name or an address", why)
-    reason = dict(zip(key, why, strict=True))
+    reason = dict(zip(key, _line_defects(signatures, pages, filed_on=filed_on), strict=True))
     unfit = {
         (int(p), int(q)): str(n)
         for p, q, n in zip(matches["page"], matches["line"], matches["note"], strict=True)
@@ -1307,11 +1319,7 @@ def _signature_schedule(
         # no voter file: a resident line cannot be checked, which is no defect
         # of its page; a line without a name or an address, or that its page's
         # affidavit does not authenticate, is one all the same
-        defect = unauthenticated_lines(signatures, pages, filed_on=filed_on).to_numpy()
-        name = signatures["name"].fillna("").astype("str").str.strip()
-        address = signatures["address"].fillna("").astype("str").str.strip()
-        blank = ((name == "") | (address == "")).to_numpy()
-        defect = np.where(blank & (defect == ""), "line without a name or an address", defect)
+        defect = _line_defects(signatures, pages, filed_on=filed_on)
         unmatched = is_res & pd.isna(base["status"]).to_numpy()
         base["status"] = np.where(
             unmatched, np.where(defect != "", "page_defect", "needs_review"), base["status"]
