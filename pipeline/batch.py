@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import shapely
 from shapely.geometry.base import BaseGeometry
 
 from pipeline.config import PetitionConfig, load_config
@@ -179,7 +178,7 @@ def run_batch(
         ) -> None:
             progress(f"Evaluating {name}")
             file, feature = where if where is not None else (Path(boundary), None)
-            if not _meets_a_parcel(scenario, territory):
+            if not scenario.meets_a_parcel(territory):
                 raise InputError(
                     file,
                     f"alternative {name!r}: the territory overlaps no parcel of the towns listed "
@@ -272,13 +271,6 @@ def _alternative_file(folder: Path, label: str) -> Path:
         if f.stem == label:
             return f
     return folder
-
-
-def _meets_a_parcel(scenario: Scenario, territory: BaseGeometry) -> bool:
-    """Whether the territory shares area with a parcel (not only an edge or a point)."""
-    b = scenario._base
-    near = b.tree.query(territory, predicate="intersects")
-    return bool(len(near) and (~shapely.touches(b.geoms[near], territory)).any())
 
 
 def write_batch(out: str | Path, result: BatchResult) -> dict[str, Path]:

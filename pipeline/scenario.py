@@ -68,6 +68,7 @@ from pipeline.frames import PARCEL_KEY
 from pipeline.geometry import apportion
 from pipeline.geometry.apportion import polygonal
 from pipeline.geometry.area import geodesic_area_sq_mi
+from pipeline.geometry.territory import shares_area
 from pipeline.law.checks import designees_check, inhabitant_schedule, population_check
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.model import PetitionInputs
@@ -620,6 +621,11 @@ class Scenario:
         pos = b.keys.get_indexer(pd.Index(self.parcel_keys(keys)))
         out: BaseGeometry = shapely.union_all(b.geoms[pos])
         return out
+
+    def meets_a_parcel(self, territory: BaseGeometry) -> bool:
+        """Whether a territory shares area with any parcel polygon (not only an edge)."""
+        b = self._base
+        return shares_area(b.geoms, territory, tree=b.tree)
 
     def add_parcels(self, keys: Iterable[str], *, name: str | None = None) -> Scenario:
         """Add whole parcels (``SWIS:PRINT_KEY`` or ``parcel_key``) to the territory."""

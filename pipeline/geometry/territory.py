@@ -11,14 +11,31 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 import geopandas as gpd
+import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
 from pipeline.geometry.apportion import polygonal
 
-__all__ = ["TownParts", "town_parts", "union_territory"]
+__all__ = ["TownParts", "shares_area", "town_parts", "union_territory"]
 
 _POLYGONAL = (shapely.GeometryType.POLYGON, shapely.GeometryType.MULTIPOLYGON)
+
+
+def shares_area(
+    geoms: Any, territory: BaseGeometry, *, tree: shapely.STRtree | None = None
+) -> bool:
+    """Whether any of ``geoms`` shares area with the territory.
+
+    Touching along an edge or at a point shares none. With ``tree`` (an
+    STR-tree of ``geoms``) only the geometries near the territory are tested.
+    """
+    geoms = np.asarray(geoms)
+    if tree is not None:
+        near = geoms[tree.query(territory, predicate="intersects")]
+    else:
+        near = geoms[shapely.intersects(geoms, territory)]
+    return bool(len(near) and (~shapely.touches(near, territory)).any())
 
 
 def union_territory(boundary: gpd.GeoSeries) -> tuple[Any, list[str]]:

@@ -18,9 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import geopandas as gpd
-import numpy as np
 import pandas as pd
-import shapely
 from pyproj import CRS
 from pyproj.exceptions import CRSError
 
@@ -36,6 +34,7 @@ from pipeline.errors import (
 from pipeline.frames import PARCEL_KEY, SOURCE_ROW
 from pipeline.geometry import apportion, union_territory
 from pipeline.geometry.area import suits_place, working_crs_for
+from pipeline.geometry.territory import shares_area
 from pipeline.io import (
     read_apportionment_overrides,
     read_boundary,
@@ -457,16 +456,6 @@ def _ownership_overrides(path: Path, roll: pd.DataFrame) -> pd.DataFrame:
     return overrides
 
 
-def _interiors_meet(parcels: gpd.GeoDataFrame, territory: Any) -> bool:
-    """Whether any parcel shares area with the territory (not only an edge or a point)."""
-    geoms = np.asarray(parcels.geometry.array)
-    hit = shapely.intersects(geoms, territory)
-    if not hit.any():
-        return False
-    # touching along an edge or at a point only shares no area
-    return bool((~shapely.touches(geoms[hit], territory)).any())
-
-
 def _unrecorded_notes(
     absent_pages: list[str], absent_lines: list[str], config: PetitionConfig
 ) -> list[str]:
@@ -632,7 +621,7 @@ def load_inputs(
             )
         layers.append(layer)
     parcels = gpd.GeoDataFrame(pd.concat(layers, ignore_index=True), crs=working_crs)
-    if not parcels.empty and not _interiors_meet(parcels, territory):
+    if not parcels.empty and not shares_area(parcels.geometry.array, territory):
         raise InputError(
             config.territory.boundary,
             "the territory overlaps no parcel of the towns listed (most often a wrong CRS: "
