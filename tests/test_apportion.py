@@ -20,6 +20,10 @@ from pipeline.geometry import apportion
 EDGE_T = box(50, -1000, 1000, 1000)
 
 
+#: The size thresholds that switch the grid and the threads on.
+_SWITCHES = ("_GRID_MIN_PARCELS", "_THREAD_MIN_PARCELS", "_THREAD_MIN_NEAR", "_THREAD_MIN_OVERLAYS")
+
+
 def _one(parcel: Polygon, territory: object, **kw: float) -> pd.Series:
     out = apportion(gpd.GeoSeries([parcel]), territory, **kw)  # type: ignore[arg-type]
     return out.iloc[0]
@@ -364,14 +368,50 @@ def test_grid_and_threads_change_no_fraction(parcels: list[Polygon], territory: 
     mod = importlib.import_module("pipeline.geometry.apportion")
     series = gpd.GeoSeries(parcels)
     with pytest.MonkeyPatch.context() as mp:
-        for name in ("_GRID_MIN_PARCELS", "_THREAD_MIN_PARCELS", "_THREAD_MIN_OVERLAYS"):
+        for name in _SWITCHES:
             mp.setattr(mod, name, 10**12)
         plain = apportion(series, territory)  # type: ignore[arg-type]
     with pytest.MonkeyPatch.context() as mp:
-        for name in ("_GRID_MIN_PARCELS", "_THREAD_MIN_PARCELS", "_THREAD_MIN_OVERLAYS"):
+        for name in _SWITCHES:
             mp.setattr(mod, name, 0)
         forced = apportion(series, territory)  # type: ignore[arg-type]
     pd.testing.assert_frame_equal(forced, plain)
+
+
+def test_repairs_are_the_same_in_the_threads() -> None:
+    # parcels to repair found in either thread are repaired by the caller, then
+    # judged by the predicates: territory box(0, 0, 50, 100); 40 lots of 10 x 10
+    # on x 0..100, y 0..40 (20 in each thread when forced on). The 3rd is replaced
+    # by a bow-tie of zero signed area (triangles (0, 10) (10, 15) (0, 20) and
+    # (20, 10) (10, 15) (20, 20), 0.5 * 10 * 10 = 50 each, x 0..20): wholly
+    # inside, fraction 1, repaired. The 33rd by an invalid crossing one of
+    # positive signed area: ring (40, 0) (60, 10) (60, 0) (40, 6) crosses itself
+    # where y = (x - 40) / 2 meets y = 6 - 0.3 * (x - 40): (x - 40) * 0.8 = 6,
+    # x = 47.5, y = 3.75. Repaired: triangle (40, 0) (47.5, 3.75) (40, 6) of
+    # 0.5 * 6 * 7.5 = 22.5 and triangle (47.5, 3.75) (60, 10) (60, 0) of
+    # 0.5 * 10 * 12.5 = 62.5, 85 in all. Inside x <= 50: the first, and the
+    # second's tip between x = 47.5 and 50, whose edges reach
+    # y = 3.75 + 0.5 * 2.5 = 5 and y = 3.75 - 0.3 * 2.5 = 3 at x = 50:
+    # 0.5 * (5 - 3) * 2.5 = 2.5. Fraction (22.5 + 2.5) / 85 = 25 / 85
+    import importlib
+
+    mod = importlib.import_module("pipeline.geometry.apportion")
+    lots = [box(x, y, x + 10, y + 10) for y in range(0, 40, 10) for x in range(0, 100, 10)]
+    lots[2] = Polygon([(0, 10), (20, 20), (20, 10), (0, 20)])
+    lots[32] = Polygon([(40, 0), (60, 10), (60, 0), (40, 6)])
+    series = gpd.GeoSeries(lots)
+    territory = box(0, 0, 50, 100)
+    outs = []
+    for value in (10**12, 0):
+        with pytest.MonkeyPatch.context() as mp:
+            for name in _SWITCHES:
+                mp.setattr(mod, name, value)
+            outs.append(apportion(series, territory))
+    pd.testing.assert_frame_equal(outs[1], outs[0])
+    out = outs[1]
+    assert out["geometry_repaired"].to_numpy().nonzero()[0].tolist() == [2, 32]
+    assert out["fraction_in_territory"].iloc[2] == 1.0
+    assert out["fraction_in_territory"].iloc[32] == pytest.approx(25 / 85, abs=1e-12)
 
 
 def test_helper_thread_error_reaches_the_caller() -> None:
@@ -450,11 +490,11 @@ def test_every_real_village_as_a_territory(real_data: Path) -> None:
         near += len(lots)
         series = gpd.GeoSeries(lots)
         with pytest.MonkeyPatch.context() as mp:
-            for name in ("_GRID_MIN_PARCELS", "_THREAD_MIN_PARCELS", "_THREAD_MIN_OVERLAYS"):
+            for name in _SWITCHES:
                 mp.setattr(mod, name, 0)
             forced = apportion(series, village)
         with pytest.MonkeyPatch.context() as mp:
-            for name in ("_GRID_MIN_PARCELS", "_THREAD_MIN_PARCELS", "_THREAD_MIN_OVERLAYS"):
+            for name in _SWITCHES:
                 mp.setattr(mod, name, 10**12)
             plain = apportion(series, village)
         pd.testing.assert_frame_equal(forced, plain)

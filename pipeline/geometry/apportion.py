@@ -46,6 +46,9 @@ _GRID_MAX_SPAN = 8
 #: Parcel arrays from which the bounding boxes are read in two threads.
 _THREAD_MIN_PARCELS = 50_000
 
+#: Parcels near the territory's box from which they are settled in two threads.
+_THREAD_MIN_NEAR = 4_000
+
 #: Parcels crossing the boundary from which they are intersected in two threads.
 _THREAD_MIN_OVERLAYS = 64
 
@@ -144,40 +147,27 @@ def apportion(
     # areas are needed (and checked) only where the territory can reach: a parcel
     # whose box misses the territory's box has fraction 0 whatever its area
     areas: FloatArray = np.full(len(geoms), np.nan)
-    areas[near] = shapely.area(geoms[near])
-    # a self-intersecting ring can have zero (signed) area: repair before judging it
     repaired = np.zeros(len(geoms), dtype=bool)
-    zero = near[~(areas[near] > 0)]
-    if len(zero):
-        repaired[zero] = ~shapely.is_valid(geoms[zero])
-        geoms, areas = _repair(geoms, areas, repaired)
-        bad = np.zeros(len(geoms), dtype=bool)
-        bad[zero] = ~(np.isfinite(areas[zero]) & (areas[zero] > 0))
-        if bad.any():
-            raise ValueError(f"parcel(s) with zero area: {_labels(index, bad)}")
-
     raw = np.zeros(len(geoms), dtype="float64")
     if len(near):
-        # the cell grid settles most parcels (wholly inside, wholly apart) from
-        # their boxes alone; the prepared predicates see only the rest
-        unknown = near
-        if len(near) >= _GRID_MIN_PARCELS:
-            if len(zero):  # a repaired polygon has its own box
-                bounds[zero] = shapely.bounds(geoms[zero])
-            verdict = _cell_verdicts(bounds[near], territory_geom)
-            raw[near[verdict == 1]] = 1.0
-            unknown = near[verdict == -1]
-        shapely.prepare(territory_geom)
-        inside_mask = shapely.contains_properly(territory_geom, geoms[unknown])
-        raw[unknown[inside_mask]] = 1.0
-        rest = unknown[~inside_mask]
-        touched = rest[shapely.intersects(territory_geom, geoms[rest])]
-        # validity matters only here: a parcel inside (1) or apart (0) keeps its
-        # fraction whatever the repair; a parcel the boundary crosses does not
-        invalid = touched[~shapely.is_valid(geoms[touched])]
-        if len(invalid):
-            repaired[invalid] = True
+        touched, deferred = _settle_near(geoms, bounds, near, territory_geom, raw, areas)
+        if len(deferred):
+            # polygons of zero area or invalid ones the boundary touches: repaired,
+            # then judged by the predicates alone (their boxes may have changed)
+            zero = deferred[~(areas[deferred] > 0)]
+            repaired[zero] = ~shapely.is_valid(geoms[zero])
+            repaired[deferred[areas[deferred] > 0]] = True  # invalid and touched
             geoms, areas = _repair(geoms, areas, repaired)
+            bad = np.zeros(len(geoms), dtype=bool)
+            bad[zero] = ~(np.isfinite(areas[zero]) & (areas[zero] > 0))
+            if bad.any():
+                raise ValueError(f"parcel(s) with zero area: {_labels(index, bad)}")
+            shapely.prepare(territory_geom)
+            inside = shapely.contains_properly(territory_geom, geoms[deferred])
+            raw[deferred[inside]] = 1.0
+            rest = deferred[~inside]
+            more = rest[shapely.intersects(territory_geom, geoms[rest])]
+            touched = np.sort(np.concatenate([touched, more]))
         if len(touched):
             # every other fraction is exactly 0 or 1 already
             share = np.clip(
@@ -261,20 +251,89 @@ def _bounds_near(geoms: npt.NDArray[np.object_], territory: Any) -> tuple[FloatA
     return bounds, near
 
 
+def _settle_near(
+    geoms: npt.NDArray[np.object_],
+    bounds: FloatArray,
+    near: npt.NDArray[np.intp],
+    territory: Any,
+    raw: FloatArray,
+    areas: FloatArray,
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Settle the parcels ``near`` the territory's box; return those left to intersect.
+
+    Writes ``areas`` of every near parcel and ``raw = 1`` for those properly
+    inside (the rest stay 0). Returns the parcels the territory touches without
+    containing them properly (``touched``, valid polygons of positive area, to be
+    intersected) and those ``deferred`` to the caller: zero area, or invalid
+    and touched, which must be repaired first.
+
+    The cell grid (:class:`_CellGrid`) settles most parcels from their boxes
+    alone; prepared predicates decide the rest. For many parcels the work runs
+    in two threads (:func:`_in_halves`), each with its own prepared copy of the
+    territory: GEOS prepared geometries keep state while they answer
+    (libgeos/geos#825) and must not be shared between threads.
+    """
+    grid = _CellGrid(territory, len(near)) if len(near) >= _GRID_MIN_PARCELS else None
+    threaded = len(near) >= _THREAD_MIN_NEAR
+    copies = [shapely.from_wkb(shapely.to_wkb(territory)) for _ in range(2)] if threaded else []
+    found: dict[int, tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]] = {}
+
+    def work(part: slice) -> None:
+        # the helper thread's part is the one that ends the array (see _in_halves)
+        mine = copies[part.stop == len(near)] if threaded else territory
+        shapely.prepare(mine)
+        idx = near[part]
+        a = shapely.area(geoms[idx])
+        areas[idx] = a
+        positive = a > 0  # NaN (none) and zero are deferred: repaired first
+        zero = idx[~positive]
+        idx = idx[positive]
+        unknown = idx
+        if grid is not None:
+            verdict = grid.verdicts(bounds[idx])
+            raw[idx[verdict == 1]] = 1.0
+            unknown = idx[verdict == -1]
+        inside = shapely.contains_properly(mine, geoms[unknown])
+        raw[unknown[inside]] = 1.0
+        rest = unknown[~inside]
+        touched = rest[shapely.intersects(mine, geoms[rest])]
+        # validity matters only here: a parcel inside (1) or apart (0) keeps its
+        # fraction whatever a repair would do; a parcel the boundary crosses does not
+        valid = shapely.is_valid(geoms[touched])
+        found[part.stop] = (touched[valid], np.concatenate([zero, touched[~valid]]))
+
+    if threaded:
+        shapely.bounds(territory)  # see _in_halves: the shared envelope, made first
+        _in_halves(len(near), work)
+    else:
+        work(slice(0, len(near)))
+    parts = [found[k] for k in sorted(found)]
+    touched = np.concatenate([t for t, _ in parts])
+    deferred = np.sort(np.concatenate([d for _, d in parts]))
+    return touched, deferred
+
+
 def _cell_verdicts(b: FloatArray, territory: Any) -> npt.NDArray[np.int8]:
     """Parcels settled by their bounding boxes ``b`` alone: 1 inside, 0 apart, -1 unknown.
 
+    The verdicts of :class:`_CellGrid` for a grid sized for ``len(b)`` parcels.
+    """
+    return _CellGrid(territory, len(b)).verdicts(b)
+
+
+class _CellGrid:
+    """A grid of cells over the territory's box that settles parcels from their boxes.
+
     Notes
     -----
-    The territory's bounding box is cut into a grid of about ``len(b)`` square
+    The territory's bounding box is cut into a grid of about ``n`` square
     cells. A cell is *marked* when a point of the territory's boundary can lie
     in it or next to it: every cell of the box of each step of the boundary,
     widened by one cell on every side, is marked (the widening also absorbs
     rounding in the cell numbers). This holds for steps of any length; the
     boundary is segmentized to steps of half a cell so that each marks only a
-    few cells. An
-    unmarked cell holds no boundary point, so it lies wholly in the interior or
-    wholly outside; a row's run of unmarked cells is connected, so one
+    few cells. An unmarked cell holds no boundary point, so it lies wholly in
+    the interior or wholly outside; a row's run of unmarked cells is connected, so one
     ``contains_xy`` test of its first cell's centre labels the whole run.
 
     A parcel whose box lies within the grid and covers only interior cells has
@@ -284,72 +343,97 @@ def _cell_verdicts(b: FloatArray, territory: Any) -> npt.NDArray[np.int8]:
     territory (fraction 0). Both counts come from summed-area tables, in O(1)
     per parcel. Everything else is left to the exact predicates. The verdicts
     are the predicates' own answers, never an approximation of them.
+
+    ``_GRID_MAX_SPAN`` is a safety valve: were a boundary step to cover more
+    cells than that, the grid settles nothing (every verdict is -1).
     """
-    x0, y0, x1, y1 = shapely.bounds(territory)
-    # square cells of side ``side`` (at most _GRID_MAX_SIDE a side); a cell
-    # narrower than ``side`` is either at least side / 2 or the only one across
-    side = max(
-        float(np.sqrt((x1 - x0) * (y1 - y0) / max(len(b), 1))),
-        max(x1 - x0, y1 - y0) / _GRID_MAX_SIDE,
-    )
-    gx = max(1, min(_GRID_MAX_SIDE, int(np.ceil((x1 - x0) / side))))
-    gy = max(1, min(_GRID_MAX_SIDE, int(np.ceil((y1 - y0) / side))))
-    w, h = (x1 - x0) / gx, (y1 - y0) / gy
-    lines = shapely.segmentize(shapely.get_parts(shapely.boundary(territory)), side / 2)
-    xy, part = shapely.get_coordinates(lines, return_index=True)
-    cx = np.floor((xy[:, 0] - x0) / w)
-    cy = np.floor((xy[:, 1] - y0) / h)
-    step = part[1:] == part[:-1]  # consecutive points of one line
 
-    def cells(c: FloatArray, n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        lo = np.clip(np.minimum(c[:-1], c[1:])[step] - 1, 0, n - 1).astype(np.int64)
-        hi = np.clip(np.maximum(c[:-1], c[1:])[step] + 1, 0, n - 1).astype(np.int64)
-        return lo, hi
+    #: Summed-area tables of the cells not interior (low 32 bits) and not
+    #: outside (high 32 bits); None when the grid settles nothing.
+    tables: npt.NDArray[np.int64] | None
+    origin: tuple[float, float]
+    cell: tuple[float, float]
+    shape: tuple[int, int]
 
-    lo_x, hi_x = cells(cx, gx)
-    lo_y, hi_y = cells(cy, gy)
-    span = int(max((hi_x - lo_x).max(initial=0), (hi_y - lo_y).max(initial=0)))
-    if span > _GRID_MAX_SPAN:  # cannot happen with steps of side / 2; settle nothing
-        return np.full(len(b), -1, dtype=np.int8)
-    marked = np.zeros((gy, gx), dtype=bool)
-    for dy in range(span + 1):
-        rows = np.minimum(lo_y + dy, hi_y)
-        for dx in range(span + 1):
-            marked[rows, np.minimum(lo_x + dx, hi_x)] = True
-    free = ~marked
-    start = free.copy()
-    start[:, 1:] &= marked[:, :-1]  # first unmarked cell of each run in a row
-    first = start.ravel()
-    ry, rx = np.divmod(np.flatnonzero(first), gx)
-    run_inside = shapely.contains_xy(territory, x0 + (rx + 0.5) * w, y0 + (ry + 0.5) * h)
-    run = np.cumsum(first) - 1
-    label = np.full(gy * gx, -1, dtype=np.int8)  # -1 marked, 0 outside, 1 interior
-    flat_free = free.ravel()
-    label[flat_free] = run_inside[run[flat_free]]
-    grid = label.reshape(gy, gx)
+    def __init__(self, territory: Any, n: int) -> None:
+        x0, y0, x1, y1 = shapely.bounds(territory)
+        # square cells of side ``side`` (at most _GRID_MAX_SIDE a side); a cell
+        # narrower than ``side`` is either at least side / 2 or the only one across
+        side = max(
+            float(np.sqrt((x1 - x0) * (y1 - y0) / max(n, 1))),
+            max(x1 - x0, y1 - y0) / _GRID_MAX_SIDE,
+        )
+        gx = max(1, min(_GRID_MAX_SIDE, int(np.ceil((x1 - x0) / side))))
+        gy = max(1, min(_GRID_MAX_SIDE, int(np.ceil((y1 - y0) / side))))
+        w, h = (x1 - x0) / gx, (y1 - y0) / gy
+        lines = shapely.segmentize(shapely.get_parts(shapely.boundary(territory)), side / 2)
+        xy, part = shapely.get_coordinates(lines, return_index=True)
+        cx = np.floor((xy[:, 0] - x0) / w)
+        cy = np.floor((xy[:, 1] - y0) / h)
+        step = part[1:] == part[:-1]  # consecutive points of one line
 
-    def table(mask: BoolArray) -> npt.NDArray[np.int32]:
-        s = np.zeros((gy + 1, gx + 1), dtype=np.int32)
-        np.cumsum(np.cumsum(mask, axis=0, dtype=np.int32), axis=1, out=s[1:, 1:])
-        return s
+        def cells(c: FloatArray, n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+            lo = np.clip(np.minimum(c[:-1], c[1:])[step] - 1, 0, n - 1).astype(np.int64)
+            hi = np.clip(np.maximum(c[:-1], c[1:])[step] + 1, 0, n - 1).astype(np.int64)
+            return lo, hi
 
-    not_inside, not_outside = table(grid != 1), table(grid != 0)
-    ix0, ix1 = np.floor((b[:, 0] - x0) / w), np.floor((b[:, 2] - x0) / w)
-    iy0, iy1 = np.floor((b[:, 1] - y0) / h), np.floor((b[:, 3] - y0) / h)
-    within = (ix0 >= 0) & (iy0 >= 0) & (ix1 < gx) & (iy1 < gy)
-    a0 = np.clip(ix0, 0, gx - 1).astype(np.int64)
-    a1 = np.clip(ix1, 0, gx - 1).astype(np.int64) + 1
-    c0 = np.clip(iy0, 0, gy - 1).astype(np.int64)
-    c1 = np.clip(iy1, 0, gy - 1).astype(np.int64) + 1
+        lo_x, hi_x = cells(cx, gx)
+        lo_y, hi_y = cells(cy, gy)
+        span = int(max((hi_x - lo_x).max(initial=0), (hi_y - lo_y).max(initial=0)))
+        if span > _GRID_MAX_SPAN:  # cannot happen with steps of side / 2; settle nothing
+            self.tables = None
+            return
+        marked = np.zeros((gy, gx), dtype=bool)
+        for dy in range(span + 1):
+            rows = np.minimum(lo_y + dy, hi_y)
+            for dx in range(span + 1):
+                marked[rows, np.minimum(lo_x + dx, hi_x)] = True
+        free = ~marked
+        start = free.copy()
+        start[:, 1:] &= marked[:, :-1]  # first unmarked cell of each run in a row
+        first = start.ravel()
+        ry, rx = np.divmod(np.flatnonzero(first), gx)
+        run_inside = shapely.contains_xy(territory, x0 + (rx + 0.5) * w, y0 + (ry + 0.5) * h)
+        run = np.cumsum(first) - 1
+        label = np.full(gy * gx, -1, dtype=np.int8)  # -1 marked, 0 outside, 1 interior
+        flat_free = free.ravel()
+        label[flat_free] = run_inside[run[flat_free]]
+        grid = label.reshape(gy, gx)
 
-    def count(s: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
-        got: npt.NDArray[np.int32] = s[c1, a1] - s[c0, a1] - s[c1, a0] + s[c0, a0]
-        return got
+        def table(mask: BoolArray) -> npt.NDArray[np.int32]:
+            s = np.zeros((gy + 1, gx + 1), dtype=np.int32)
+            np.cumsum(np.cumsum(mask, axis=0, dtype=np.int32), axis=1, out=s[1:, 1:])
+            return s
 
-    verdict = np.full(len(b), -1, dtype=np.int8)
-    verdict[within & (count(not_inside) == 0)] = 1
-    verdict[count(not_outside) == 0] = 0
-    return verdict
+        # one table of both counts: cells not interior in the low 32 bits, cells not
+        # outside in the high ones (each count is at most 16 M cells, under 2**32)
+        packed = table(grid != 1).astype(np.int64) | (table(grid != 0).astype(np.int64) << 32)
+        self.tables = packed
+        self.origin, self.cell, self.shape = (x0, y0), (w, h), (gx, gy)
+
+    def verdicts(self, b: FloatArray) -> npt.NDArray[np.int8]:
+        """1 inside, 0 apart, -1 unknown for parcels of bounding boxes ``b``."""
+        if self.tables is None:
+            return np.full(len(b), -1, dtype=np.int8)
+        s = self.tables
+        (x0, y0), (w, h), (gx, gy) = self.origin, self.cell, self.shape
+        ix0, ix1 = np.floor((b[:, 0] - x0) / w), np.floor((b[:, 2] - x0) / w)
+        iy0, iy1 = np.floor((b[:, 1] - y0) / h), np.floor((b[:, 3] - y0) / h)
+        within = (ix0 >= 0) & (iy0 >= 0) & (ix1 < gx) & (iy1 < gy)
+        a0 = np.clip(ix0, 0, gx - 1).astype(np.intp)
+        a1 = np.clip(ix1, 0, gx - 1).astype(np.intp) + 1
+        c0 = np.clip(iy0, 0, gy - 1).astype(np.intp)
+        c1 = np.clip(iy1, 0, gy - 1).astype(np.intp) + 1
+        # the four corners of the box in the summed-area tables, both counts at
+        # once: each count is >= 0 and < 2**32, so the halves of the sum separate
+        # exactly (int64 arithmetic is exact here: the sums stay under 2**57)
+        both = s[c1, a1] - s[c0, a1] - s[c1, a0] + s[c0, a0]
+        not_inside = both & 0xFFFFFFFF
+        not_outside = both >> 32
+        verdict = np.full(len(b), -1, dtype=np.int8)
+        verdict[within & (not_inside == 0)] = 1
+        verdict[not_outside == 0] = 0
+        return verdict
 
 
 def _source_column(sliver: BoolArray) -> Any:
