@@ -849,6 +849,61 @@ def test_a_village_polygon_overlapping_the_territory(
         assert any("digitising noise" in w for w in summary["warnings"])
 
 
+def test_a_village_overlap_with_spikes_along_a_shared_line_is_real() -> None:
+    # a 90 x 100 ft block (9,000 sq ft) with a hair-thin spike along the shared
+    # line, as GEOS returns an overlap where the territory follows the village's
+    # line: from (1500, 200) down to (1500, -4000) and back up to (1500.002, 200),
+    # 0.5 x 0.002 x 4,200 = 4.2 sq ft. Mean width 2A/P = 2 x 9,004.2 /
+    # (90 + 100 + 90 + 100 + 4,200 + 4,200) = 2.05 ft, under 10 ft; but the block
+    # is 90 ft wide: eroded by 5 ft a core of 80 x 90 is left, so it is a real part
+    # of the village, kept whole. A 6 x 600 ft strip leaves no core: noise
+    from shapely.geometry import Polygon
+
+    from pipeline.evaluate import _not_noise
+
+    spiked = Polygon(
+        [(1500, 300), (1500, 200), (1500, -4000), (1500.002, 200), (1590, 200), (1590, 300)]
+    )
+    assert spiked.is_valid
+    assert 2 * spiked.area / spiked.length < 10
+    assert _not_noise(spiked, CRS).area == pytest.approx(9_004.2, abs=1e-6)
+    assert _not_noise(_b(1500, 0, 1506, 600), CRS).is_empty
+    # exactly 10 ft wide is not "narrower than 10 ft": 10 x 600 = 6,000 sq ft kept
+    assert _not_noise(_b(1500, 0, 1510, 600), CRS).area == pytest.approx(6_000)
+    # 30 x 30 = 900 sq ft: wide, but under 1,000 sq ft
+    assert _not_noise(_b(1500, 0, 1530, 30), CRS).is_empty
+
+
+@pytest.mark.real
+def test_real_athens_town_outside_the_village_with_a_block_pushed_in(real_data: Path) -> None:
+    # the Town of Athens less the Village of Athens (EPSG:26918, metres), drawn from
+    # the real layers so that the two share the village's line, plus a block
+    # pushed into the village at its west edge. Overlaps of the territory with the
+    # village: none for the town less the village (the difference is exact); a
+    # block 100 x 100 ft reaching 1 m west of the line keeps 7,592 sq ft inside
+    # the village (the line is not straight there), which GEOS returns with spikes
+    # along the shared line (mean width 3.4 ft); it is a real overlap. A strip
+    # 8 ft wide and 600 ft long is noise (narrower than 10 ft everywhere)
+    from shapely.geometry import box as rect
+
+    from pipeline.evaluate import _not_noise
+
+    town = gpd.read_file(real_data / "athens/athens-town.shp").geometry.iloc[0]
+    village = gpd.read_file(real_data / "athens/athens-village.shp").geometry.iloc[0]
+    rest = town.difference(village)
+    cy = village.centroid.y
+    across = rect(village.bounds[0] - 10, cy - 0.001, village.bounds[2] + 10, cy + 0.001)
+    xw = village.intersection(across).bounds[0]  # the village's west edge at cy
+    ft = 0.3048006096  # US survey foot in metres
+    assert rest.intersection(village).area == 0.0
+    block = rest.union(rect(xw - 1, cy, xw + 100 * ft, cy + 100 * ft)).intersection(village)
+    assert 2 * block.area / block.length / ft < 10  # what fooled the mean width
+    assert _not_noise(block, "EPSG:26918").area / ft**2 == pytest.approx(7_592, abs=1)
+    strip = rest.union(rect(xw - 1, cy, xw + 600 * ft, cy + 8 * ft)).intersection(village)
+    assert strip.area / ft**2 > 1_000
+    assert _not_noise(strip, "EPSG:26918").is_empty
+
+
 def _redraw(root: Path, name: str, geom) -> None:  # type: ignore[no-untyped-def]
     gpd.GeoDataFrame(geometry=[geom], crs=CRS).to_file(root / name, driver="GeoJSON")
 
