@@ -8,6 +8,7 @@ one message on stderr naming the file, the place, the column and the problem;
 from __future__ import annotations
 
 import dataclasses
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -249,8 +250,19 @@ def batch(
     )
 
 
+def _terminated(signum: int, _frame: object) -> None:
+    """SIGTERM (``kill``, a CI timeout) ends the run as Ctrl-C does, cleaning up.
+
+    Raised as SystemExit, it unwinds through the results' temporary folder,
+    which is removed: no half-written ``.DIR.partial-*`` is left, and an earlier
+    run's results stay as they were.
+    """
+    raise SystemExit(128 + signum)
+
+
 def main() -> None:
     """Entry point of the ``petition`` console script."""
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         app()
     except InputError as exc:  # pragma: no cover - commands handle their own

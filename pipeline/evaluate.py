@@ -503,6 +503,9 @@ def part_areas(
         _check_town_cover(
             split, territory, prepared.policy.sliver_tolerance, inputs.working_crs, warnings
         )
+        warnings += _parcels_in_another_part(
+            prepared, split.parts, geometric_rows(), prepared.policy.sliver_tolerance
+        )
         return {
             swis: geodesic_area_sq_mi(part, inputs.working_crs)
             for swis, part in sorted(split.parts.items())
@@ -732,6 +735,87 @@ def _check_town_polygons(
         )
 
 
+def _parcels_in_another_part(
+    prepared: Prepared,
+    parts: Mapping[str, Any],
+    rows: pd.DataFrame,
+    tolerance: float,
+    limit: int = 5,
+) -> list[str]:
+    r"""Warnings for parcels lying in the part of a town other than their roll's.
+
+    A parcel's value is on its town's roll and is equalized with that town's
+    rate, so it counts in that town's part (§ 2-202.1.a(2)); the town polygons
+    say which part its land is in. A parcel of one town's roll with more than
+    ``tolerance`` of its area in another town's part means the parcel layer and
+    the town polygons disagree (another vintage, another CRS): that part may look
+    emptier than it is. ``rows``: the schedule rows in the territory
+    (``parcel_key``, ``town_swis``, ``fraction_in_territory``,
+    ``fraction_source``).
+
+    Notes
+    -----
+    Only parcels whose box meets the part's box are measured, with
+    :func:`pipeline.geometry.apportion` against the part: the share of parcel
+    :math:`P` in part :math:`T_y` is :math:`\operatorname{area}(P \cap T_y) /
+    \operatorname{area}(P)`.
+    """
+    from pipeline.geometry import apportion
+
+    geo = rows.loc[
+        rows["fraction_source"].isin(["geometry", "sliver"]).to_numpy()
+        & (rows["fraction_in_territory"].astype("float64").to_numpy() > 0)
+    ]
+    if geo.empty or len(parts) < 2:
+        return []
+    pos = prepared.keys.get_indexer(pd.Index(geo[PARCEL_KEY].astype("str")))
+    found = pos >= 0
+    geo, pos = geo.loc[found], pos[found]
+    geoms = np.asarray(prepared.parcels.geometry.values, dtype=object)[pos]
+    bounds = shapely.bounds(geoms)
+    town = geo["town_swis"].astype("str").to_numpy()
+    out: list[str] = []
+    for swis, part in sorted(parts.items()):
+        x0, y0, x1, y1 = shapely.bounds(part)
+        near = (
+            (town != swis)
+            & (bounds[:, 0] <= x1)
+            & (bounds[:, 2] >= x0)
+            & (bounds[:, 1] <= y1)
+            & (bounds[:, 3] >= y0)
+        )
+        if not near.any():
+            continue
+        share = apportion(gpd.GeoSeries(geoms[near]), part)["raw_fraction"].to_numpy()
+        over = share > tolerance
+        if not over.any():
+            continue
+        keys = geo[PARCEL_KEY].astype("str").to_numpy()[near][over]
+        towns = town[near][over]
+        roll = prepared.inputs.roll
+        named = roll.loc[roll[PARCEL_KEY].astype("str").isin(keys[:limit].tolist())]
+        label = dict(
+            zip(
+                named[PARCEL_KEY].astype("str"),
+                named["swis_code"].astype("str") + ":" + named["print_key_code"].astype("str"),
+                strict=True,
+            )
+        )
+        shown = ", ".join(
+            f"{label.get(k, k)} of town {t} ({v:.1%})"
+            for k, t, v in list(zip(keys, towns, share[over], strict=True))[:limit]
+        )
+        more = f" and {len(keys) - limit} more" if len(keys) > limit else ""
+        out.append(
+            f"{len(keys)} parcel(s) of other towns' rolls lie in the part of the territory in "
+            f"town {swis} by its boundary polygon: {shown}{more}. Each counts in its own "
+            "roll's town part, with that town's rate; if the parcel layer and the town "
+            f"polygons disagree, the part of town {swis} may hold more real property than "
+            "its roll shows (§ 2-202.1.a(2)): check the town polygons and the parcels"
+        )
+    return out
+
+
 def _tiny_parts(
     parts: Mapping[str, Any],
     territory_area: float,
@@ -776,6 +860,35 @@ def _part_towns(
     reached = {s for s, a in areas.items() if a > 0} | set(towns_col[value > 0])
     listed = [t.swis for t in inputs.towns]
     return [s for s in listed if s in reached] or listed
+
+
+def with_value_parts(
+    inputs: PetitionInputs,
+    schedule: pd.DataFrame,
+    areas: Mapping[str, float],
+    warnings: list[str],
+) -> dict[str, float]:
+    """``areas`` with the towns reached only through value added, at zero area.
+
+    A town whose records have value in the territory (an assessor's override of
+    an unmapped record: special franchise, utility property) has a part of the
+    territory though no polygon shows it (:func:`_part_towns`): the owner test
+    checks that part, and the filing plan must give its supervisor a copy and a
+    deposit (§ 2-202.1.f), so both read the same towns. Warned about: the
+    part's area is unknown.
+    """
+    towns_col = schedule["town_swis"].astype("str").to_numpy()
+    value = schedule["apportioned_assessed"].astype("float64").to_numpy()
+    by_value = set(towns_col[value > 0].tolist())
+    extra = [t.swis for t in inputs.towns if t.swis in by_value and not areas.get(t.swis, 0.0) > 0]
+    for swis in extra:
+        warnings.append(
+            f"town {swis} has no area of the territory on the maps given, but its records "
+            "have value in it (through apportionment overrides): it is taken as a town in "
+            "which part of the territory lies, with its own owner test, a copy of the "
+            "petition and a deposit (§ 2-202.1.a(2), f); its area is shown as 0"
+        )
+    return {**areas, **{swis: 0.0 for swis in extra}}
 
 
 def _check_rates(inputs: PetitionInputs, part_towns: Sequence[str]) -> None:
@@ -1101,6 +1214,7 @@ def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame
         value_basis=policy.value_basis,
     )
     areas = part_areas(prepared, territory, territory_sq_mi, lambda: schedule, warnings)
+    areas = with_value_parts(inputs, schedule, areas, warnings)
 
     # --- voters (§ 2-202.1.a(1)): the lines were matched in prepare
     inside_fraction = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from rich.console import Console
@@ -12,12 +13,17 @@ from rich.console import Console
 from pipeline.config import PetitionConfig, load_config
 from pipeline.documents import write_filing_package
 from pipeline.engines import open_engine
+from pipeline.errors import InputError
 from pipeline.evaluate import Evaluation, evaluate
 from pipeline.io.load import load_inputs, resolve_rolls
 from pipeline.io.results import (
     atomic_output_dir,
     build_manifest,
+    changed_since,
+    check_no_input_inside,
     check_results_folder,
+    file_stamps,
+    input_entries,
     write_csv,
     write_json,
 )
@@ -119,29 +125,48 @@ def run_petition(
     config = load_config(config_path)
     target = output_dir(config, out)
     check_results_folder(target)  # before the work: a folder it may not replace
-    with console.status("Reading the inputs…") as status:
-        inputs = load_inputs(
-            config, progress=lambda msg: status.update(msg + "…"), roll_year=roll_year
-        )
-        status.update("Apportioning parcels and computing the tests…")
-        with open_engine(engine, scheduler=scheduler, workers=workers) as fractions_engine:
-            evaluation = evaluate(inputs, policy=config.policy, engine=fractions_engine)
-        status.update("Writing the results…")
-        with atomic_output_dir(target) as tmp:
-            outputs = write_results(tmp, evaluation, inputs)
-            manifest = build_manifest(
-                inputs=config.input_files() | {"config": config.source or Path(config_path)},
-                base=(config.source or Path(config_path)).parent,
-                config=_with_roll_year(config, roll_year).resolved(),
-                regime=inputs.regime,
-                started=started,
-                finished=_now(),
-                outputs=outputs,
-                rolls=resolve_rolls(config, roll_year=roll_year),
+    files = config.input_files() | {"config": config.source or Path(config_path)}
+    check_no_input_inside(target, files)
+    rolls = resolve_rolls(config, roll_year=roll_year)
+    base = (config.source or Path(config_path)).parent
+    # the inputs are hashed as the run reads them (in a thread: hashing releases
+    # the GIL), and their sizes and times taken first, so that a file written
+    # meanwhile is found at the end rather than hashed as if it had been read
+    stamps = file_stamps(files.values())
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="hash-inputs") as pool:
+        hashing = pool.submit(input_entries, files, base, rolls)
+        with console.status("Reading the inputs…") as status:
+            inputs = load_inputs(
+                config, progress=lambda msg: status.update(msg + "…"), roll_year=roll_year
             )
-            manifest["options"] = {"roll_year": roll_year, "engine": engine}
-            manifest["config_file"] = (config.source or Path(config_path)).resolve().as_posix()
-            write_json(tmp / "manifest.json", manifest)
+            status.update("Apportioning parcels and computing the tests…")
+            with open_engine(engine, scheduler=scheduler, workers=workers) as fractions_engine:
+                evaluation = evaluate(inputs, policy=config.policy, engine=fractions_engine)
+            status.update("Writing the results…")
+            with atomic_output_dir(target) as tmp:
+                outputs = write_results(tmp, evaluation, inputs)
+                entries = hashing.result()
+                moved = changed_since(stamps)
+                if moved is not None:
+                    raise InputError(
+                        moved,
+                        "the file changed while the run was reading it: its results would not "
+                        "be those of the file as it is now; run again",
+                    )
+                manifest = build_manifest(
+                    inputs=files,
+                    base=base,
+                    config=_with_roll_year(config, roll_year).resolved(),
+                    regime=inputs.regime,
+                    started=started,
+                    finished=_now(),
+                    outputs=outputs,
+                    rolls=rolls,
+                    entries=entries,
+                )
+                manifest["options"] = {"roll_year": roll_year, "engine": engine}
+                manifest["config_file"] = (config.source or Path(config_path)).resolve().as_posix()
+                write_json(tmp / "manifest.json", manifest)
     for w in evaluation.warnings:
         console.print(f"warning: {w}", markup=False, highlight=False)
     return target

@@ -63,6 +63,7 @@ from pipeline.evaluate import (
     relocate,
     resident_absent,
     stale_overrides,
+    with_value_parts,
 )
 from pipeline.frames import PARCEL_KEY
 from pipeline.geometry import apportion
@@ -743,6 +744,7 @@ class Scenario:
             )
 
         areas = part_areas(prep, self.territory, sq_mi, geometric_rows, warnings)
+        areas = with_value_parts(inputs, schedule, areas, warnings)
         warnings += prep.stale_warnings
         otest, odef = owner_part(prep, schedule, areas)
         if otest.get("applies"):

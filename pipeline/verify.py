@@ -268,6 +268,8 @@ def verify_results(
     for key, entry in sorted(inputs.items()):
         for used in entry["used"] if isinstance(entry.get("used"), list) else [entry]:
             _check_input(key, used, base, drift)
+            for part in used.get("sidecars") or []:  # a shapefile's .dbf, .prj, …
+                _check_input(key, part, base, drift)
         for other in entry.get("offered") or []:
             path = _path(other["path"], base)
             if not path.is_file():

@@ -148,6 +148,58 @@ def test_certification_one_town(tmp_path: Path) -> None:
         assert "1.-1-2" in flat and "0.500000" in flat
 
 
+def test_annex_and_schedule_totals_are_the_certified_figure(tmp_path: Path) -> None:
+    # the assessor's fractions 0.589, 0.237 and 0.673 of 155,393, 424,764 and
+    # 63,070: 91,526.477 + 100,669.068 + 42,446.11 = 234,641.655 exactly, which
+    # rounds half up to $234,641.66 (the figure certified, summed exactly). Summed
+    # left to right in binary the same three give 234,641.65499999997: $234,641.65.
+    # The annex's total row and the XLSX total must read $234,641.66 too
+    values = [(155_393.0, 0.589), (424_764.0, 0.237), (63_070.0, 0.673)]
+    parcels = pd.DataFrame(
+        [
+            _parcel("104489", f"1.-1-{i}", "104400", v, f, 100.0, 0.0)
+            for i, (v, f) in enumerate(values, start=1)
+        ],
+        columns=list(PARCEL_SCHEDULE_COLUMNS),
+    )
+    amounts = parcels["apportioned_assessed"].tolist()
+    assert sum(amounts) < 234_641.655  # what a plain sum gives
+    total = 234_641.655
+    part = {
+        "swis": "104400",
+        "equalization_rate": 100.0,
+        "total_assessed": total,
+        "signer_assessed": 0.0,
+        "total_full": total,
+        "signer_full": 0.0,
+        "percent": 0.0,
+        "passes": False,
+    }
+    summary = _summary(
+        [part],
+        [{"swis": "104400", "name": "Harlow", "roll_year": 2022, "equalization_rate": 100.0}],
+    )
+    files = write_certifications(tmp_path, summary, parcels)
+    for text in (
+        docx_text(files["certification-104400.docx"]),
+        pdf_text(files["certification-104400.pdf"]),
+    ):
+        flat = " ".join(text.split())
+        assert "$234,641.66" in flat and "$234,641.65" not in flat
+    path = write_schedule_xlsx(
+        tmp_path / "s.xlsx",
+        parcels[["print_key_code", "apportioned_assessed"]],
+        sheet="S",
+        title="t",
+        when=WHEN,
+        totals=("apportioned_assessed",),
+    )
+    ws = openpyxl.load_workbook(path).active
+    assert ws is not None
+    assert ws.cell(row=5, column=1).value == "Total"
+    assert ws.cell(row=5, column=2).value == 234_641.655
+
+
 def test_certification_two_towns(tmp_path: Path) -> None:
     # town 104400 (rate 100): assessed 200,000.25 = full 200,000.25; signers 100,000.00
     # town 104600 (rate 50): assessed 80,000 → full 80,000 / 0.5 = 160,000.00;

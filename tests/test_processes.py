@@ -157,3 +157,36 @@ def test_daemonic_process_runs_here() -> None:
 
 def _ran_here_and_enabled() -> tuple[bool, bool]:
     return fork_call(os.getpid).result() == os.getpid(), forking_enabled()
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX signals")
+def test_sigterm_while_writing_leaves_no_partial_folder(tmp_path: Path) -> None:
+    # `kill` (SIGTERM) while the results are being written: the run ends as
+    # Ctrl-C would, its temporary folder is removed and the earlier results
+    # stay. The hand-worked petition is run once; the second run is stopped as
+    # soon as its temporary folder appears
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from test_run_handworked import make_petition
+
+    config = make_petition(tmp_path / "p")
+    out = tmp_path / "results"
+    command = [sys.executable, "-m", "pipeline.cli", "run", str(config), "--out", str(out)]
+    assert subprocess.run(command, capture_output=True, check=False).returncode == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        if any(p.name.startswith(".results.partial-") for p in tmp_path.iterdir()):
+            proc.send_signal(signal.SIGTERM)
+            break
+        time.sleep(0.002)
+    proc.wait(timeout=120)
+    if proc.returncode == 0:
+        pytest.skip("the run finished before the signal could be sent")
+    assert proc.returncode == 128 + signal.SIGTERM
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before

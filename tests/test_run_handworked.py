@@ -410,6 +410,16 @@ def test_rerun_gives_identical_bytes(handworked, tmp_path: Path) -> None:
             ),
             ["town-b.geojson", "does not meet the territory", "2.-1-1"],
         ),
+        # town B's roll lists Harlow's parcel 104489 1.-1-1 too (its value would
+        # count twice): named on roll-b.csv, row 3, with the first roll's row
+        (
+            lambda r: (r / "roll-b.csv").write_text(
+                (r / "roll-b.csv").read_text()
+                + "2022,104600,104489,1,210,1.-1-1,1,Main,St,John,,Smith,,,1,Main,St,Harlow,"
+                "NY,12106,20000,100000,100000\n"
+            ),
+            ["roll-b.csv", "row 3", "104489 1.-1-1 is also on roll-a.csv (row 1)"],
+        ),
         # a negative value on the roll
         (
             lambda r: (r / "roll-a.csv").write_text(
@@ -1035,6 +1045,55 @@ def test_an_override_of_a_parcel_outside_the_line_is_warned_about(tmp_path: Path
     assert stale and "104689:2.-1-2" in stale[0]
     sc = Scenario.from_config(config)
     assert sc.results()["warnings"] == summary["warnings"]
+
+
+def test_a_town_reached_only_through_an_override_is_filed_with(tmp_path: Path) -> None:
+    # no town polygons; town B's polygons are left out of the parcel layer (its
+    # records are then unmapped), and the assessor puts 10,000 of B2's 30,000 in
+    # the territory by value. Town B holds no area on the maps, but value: it is a
+    # part of the territory (owner test part B: 10,000 / 0.5 = 20,000 full, no
+    # signer, 0 %), so the filing plan gives Brinton a copy and a deposit too:
+    # 2 x 6,000 = 12,000, and territory.towns lists it at 0 sq mi
+    root = tmp_path / "p"
+    config = make_petition(root)
+    layer = gpd.read_file(root / "parcels.gpkg")
+    layer.loc[layer["SWIS"] == "104489"].to_file(root / "parcels.gpkg", driver="GPKG")
+    text = config.read_text()
+    for town in ("a", "b"):
+        text = text.replace(f'boundary = "town-{town}.geojson"\n', "")
+    (root / "apportionment.csv").write_text(
+        "swis_code,print_key_code,fraction_in_territory,value_in_territory,note\n"
+        "104689,2.-1-2,,10000,utility lines\n"
+    )
+    config.write_text(text + '\n[overrides]\napportionment = "apportionment.csv"\n')
+    out = run_ok(config, tmp_path / "results")
+    summary = json.loads((out / "summary.json").read_text())
+    parts = {p["swis"]: p for p in summary["owner_test"]["parts"]}
+    assert parts["104600"]["total_full"] == 20_000.0
+    assert summary["filing"]["original_with"] == "104400"
+    assert summary["filing"]["copies_with"] == ["104600"]
+    assert summary["filing"]["deposit_total"] == 12_000
+    towns = {t["swis"]: t["square_miles"] for t in summary["territory"]["towns"]}
+    assert towns["104600"] == 0.0 and towns["104400"] > 0
+    assert any("town 104600 has no area of the territory" in w for w in summary["warnings"])
+
+
+def test_a_parcel_in_another_towns_part_is_warned_about(tmp_path: Path) -> None:
+    # town A's polygon drawn to x = 900 and B's from x = 900: Harlow's parcel A2
+    # (x 500..1000, 250,000 sq ft) has 100 x 500 = 50,000 sq ft, 20 % of it, in
+    # the part of town B. It still counts in Harlow's part with Harlow's rate (its
+    # value is on Harlow's roll), with a warning naming it and the share
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _redraw(root, "town-a.geojson", _b(0, 0, 900, 1000))
+    _redraw(root, "town-b.geojson", _b(900, 0, 2000, 1000))
+    out = run_ok(config, tmp_path / "results")
+    summary = json.loads((out / "summary.json").read_text())
+    parts = {p["swis"]: p for p in summary["owner_test"]["parts"]}
+    assert parts["104400"]["total_assessed"] == 150_000.0  # A1 100,000 + A2 50,000
+    warned = [w for w in summary["warnings"] if "other towns' rolls" in w]
+    assert len(warned) == 1
+    assert "town 104600" in warned[0] and "104489:1.-1-2 of town 104400 (20.0%)" in warned[0]
 
 
 def test_a_tiny_town_part_without_parcels_is_warned_about(tmp_path: Path) -> None:

@@ -26,6 +26,20 @@ def test_isin_missing_and_mixed_values_take_the_general_path() -> None:
     assert isin(mixed, [1, 2.5]).tolist() == [True, False, True]
 
 
+def test_total_is_the_exact_sum_and_skips_missing_figures() -> None:
+    # 91,526.477 + 100,669.068 + 42,446.11 = 234,641.655 (exactly rounded);
+    # summed left to right in binary: 234,641.65499999997. NaN is no figure
+    import math
+    from decimal import Decimal
+
+    from pipeline.tools.numbers import cents, total
+
+    assert 91_526.477 + 100_669.068 + 42_446.11 == 234_641.65499999997
+    assert total([91_526.477, 100_669.068, 42_446.11]) == 234_641.655
+    assert cents(total([91_526.477, 100_669.068, 42_446.11, math.nan])) == Decimal("234641.66")
+    assert total([]) == 0.0
+
+
 def test_cents_round_half_up_as_a_spreadsheet_shows_them() -> None:
     from decimal import Decimal
 

@@ -47,6 +47,55 @@ def test_one_changed_input_byte_is_drift(run) -> None:
     assert not report.clean
 
 
+def test_a_shapefiles_dbf_and_prj_are_hashed_and_verified(tmp_path: Path) -> None:
+    # the parcels as a shapefile: its print keys live in the .dbf, its CRS in
+    # the .prj; the manifest hashes each beside the .shp, and a changed key in
+    # the .dbf is drift of the parcels input
+    import geopandas as gpd
+
+    config = make_petition(tmp_path / "p")
+    root = config.parent
+    gpd.read_file(root / "parcels.gpkg").to_file(root / "parcels.shp")
+    config.write_text(config.read_text().replace('"parcels.gpkg"', '"parcels.shp"'))
+    results = run_petition(config, out=tmp_path / "results")
+    entry = json.loads((results / "manifest.json").read_text())["inputs"]["towns.104400.parcels"]
+    assert entry["path"] == "parcels.shp"
+    assert {Path(p["path"]).suffix for p in entry["sidecars"]} >= {".dbf", ".shx", ".prj"}
+    dbf = root / "parcels.dbf"
+    dbf.write_bytes(dbf.read_bytes().replace(b"1.-1-2", b"1.-1-9"))
+    report = verify_results(results, rerun=False)
+    assert ("input_changed", "towns.104400.parcels") in [(d.kind, d.name) for d in report.drift]
+
+
+def test_an_input_inside_the_results_folder_is_refused(tmp_path: Path) -> None:
+    # match decisions kept beside review.csv, in the results folder that the run
+    # replaces as a whole: the run would delete them; exit 2, all kept
+    config = make_petition(tmp_path / "p")
+    results = run_petition(config, out=tmp_path / "results")
+    decisions = results / "matches.csv"
+    decisions.write_text("page,line,decision,parcel,voter,note\n")
+    config.write_text(config.read_text() + f'\n[overrides]\nmatches = "{decisions.as_posix()}"\n')
+    before = sorted(p.name for p in results.iterdir())
+    with pytest.raises(InputError, match="holds an input of the petition"):
+        run_petition(config, out=results)
+    assert sorted(p.name for p in results.iterdir()) == before
+
+
+def test_file_stamps_find_a_file_written_during_the_run(tmp_path: Path) -> None:
+    import os
+
+    from pipeline.io.results import changed_since, file_stamps
+
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    a.write_text("x\n")
+    b.write_text("y\n")
+    stamps = file_stamps([a, b])
+    assert changed_since(stamps) is None
+    st = b.stat()
+    os.utime(b, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))  # written again, same size
+    assert changed_since(stamps) == b
+
+
 def test_edited_result_is_drift_and_rerun_differs(run) -> None:
     _, results = run
     summary = results / "summary.json"

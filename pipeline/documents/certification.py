@@ -33,6 +33,7 @@ from pipeline.documents._render import (
     render_docx,
     render_pdf,
 )
+from pipeline.tools.numbers import total
 
 __all__ = [
     "CertificationFigures",
@@ -158,7 +159,8 @@ def _annex(parcels: pd.DataFrame, fig: CertificationFigures) -> Table:
     totals = []
     for i, (_, col, _, _) in enumerate(cols):
         if col in money:
-            totals.append(dollars(float(pd.to_numeric(parcels[col], errors="coerce").sum())))
+            figures = pd.to_numeric(parcels[col], errors="coerce").astype("float64")
+            totals.append(dollars(total(figures.tolist())))
         elif i == 0:
             totals.append("Total")
         elif i == 1:

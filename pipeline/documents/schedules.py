@@ -26,6 +26,7 @@ import pandas as pd
 
 from pipeline.documents._common import stable_zip, write_bytes, xml_bytes, xml_text
 from pipeline.io.results import FORMULA_PREFIXES, inert_text
+from pipeline.tools.numbers import total
 
 __all__ = ["write_schedule_xlsx", "write_schedules"]
 
@@ -114,7 +115,9 @@ def write_schedule_xlsx(
             values = pd.to_numeric(frame[c], errors="coerce")
             # a column with no figure at all (full values of one town without
             # a rate) has no total either: blank, not $0.00
-            total_row[columns.index(c)] = float(values.sum()) if values.notna().any() else None
+            total_row[columns.index(c)] = (
+                total(values.astype("float64").tolist()) if values.notna().any() else None
+            )
     formats = [_format(col) for col in columns]
     letters = [get_column_letter(i + 1) for i in range(len(columns))]
     bold = Font(bold=True)

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import geopandas as gpd
+import numpy as np
+import numpy.typing as npt
 import pandas as pd
 from pyproj import CRS
 from pyproj.exceptions import CRSError
@@ -328,8 +330,9 @@ def _roll_for_town(
     choice: RollChoice | None,
     *,
     chosen_by: ChosenBy = "filed_on",
-) -> tuple[pd.DataFrame, int, Path]:
-    """The roll records of a town, the roll year they are of and the (first) file read.
+) -> tuple[pd.DataFrame, int, Path, npt.NDArray[np.object_]]:
+    """The roll records of a town, the roll year they are of, the (first) file read
+    and the file of each record.
 
     A roll file of one other year than ``roll_year``: when the year was derived
     from ``filed_on``, an older roll is used (its equalization rate with it)
@@ -340,11 +343,14 @@ def _roll_for_town(
     town = config.towns[index]
     if choice is not None:  # one roll per year: the year's file(s)
         files = choice.files
-        roll = pd.concat([read_roll(f, town_swis=town.swis) for f in files], ignore_index=True)
+        pieces = [read_roll(f, town_swis=town.swis) for f in files]
+        roll = pd.concat(pieces, ignore_index=True)
+        row_files = np.repeat(np.asarray(files, dtype=object), [len(p) for p in pieces])
         where: Path = files[0]
     else:
         where = town.roll if isinstance(town.roll, Path) else town.roll[0]
         roll = read_roll(where, town_swis=town.swis)
+        row_files = np.full(len(roll), where, dtype=object)
     other = roll["municipality_code"] != town.swis
     if other.any():
         first = int(roll.loc[other, "source_row"].iloc[0])
@@ -371,6 +377,7 @@ def _roll_for_town(
             f"aside; roll year {roll_year} used"
         )
         roll = roll.loc[keep].reset_index(drop=True)
+        row_files = row_files[keep.to_numpy()]
     elif years and years[0] > roll_year and chosen_by == "filed_on":
         # a roll not yet completed when the petition is filed is not the roll
         # the law asks for: its values may still change (grievance day)
@@ -399,7 +406,31 @@ def _roll_for_town(
         roll_year = years[0]
     if roll.empty:
         raise InputError(where, f"the roll of town {town.swis} holds no record")
-    return roll, roll_year, where
+    return roll, roll_year, where, row_files
+
+
+def _check_parcel_on_one_roll(roll: pd.DataFrame, row_files: npt.NDArray[np.object_]) -> None:
+    """A parcel (SWIS + print key) is on one roll record only, across every roll read.
+
+    Each roll file is checked on its own by its reader; this finds the same
+    parcel in two files (two towns' rolls, or two files of one town's roll),
+    which would count its value twice (§ 2-202.1.a(2)).
+    """
+    again = roll[PARCEL_KEY].duplicated(keep="first").to_numpy()
+    if not again.any():
+        return
+    pos = int(np.flatnonzero(again)[0])
+    key = roll[PARCEL_KEY].iloc[pos]
+    first = int(np.flatnonzero((roll[PARCEL_KEY] == key).to_numpy())[0])
+    rec = roll.iloc[pos]
+    raise InputError(
+        Path(row_files[pos]),
+        f"parcel {rec['swis_code']} {rec['print_key_code']} is also on "
+        f"{Path(row_files[first]).name} (row {int(roll[SOURCE_ROW].iloc[first])}): a parcel "
+        "is on one roll record only, or its value would count twice",
+        row=int(rec[SOURCE_ROW]),
+        column="print_key_code",
+    )
 
 
 def _check_unlisted_towns(
@@ -542,6 +573,7 @@ def load_inputs(
 
     towns: list[Town] = []
     rolls: list[pd.DataFrame] = []
+    roll_files: list[npt.NDArray[np.object_]] = []
     # the file behind each label the core names an input by (for its messages)
     sources: dict[str, str] = {TERRITORY_LABEL: str(config.territory.boundary)}
     # (no rates file: a missing rate is a matter of the config's towns)
@@ -555,10 +587,11 @@ def load_inputs(
         progress(f"Reading the roll of {t.name}")
         year, chosen_by = town_roll_year(config, i, roll_year=roll_year)
         choice = resolve_roll(config, i, roll_year=roll_year)
-        town_roll, year, roll_file = _roll_for_town(
+        town_roll, year, roll_file, town_files = _roll_for_town(
             config, i, year, notes, choice, chosen_by=chosen_by
         )
         rolls.append(town_roll)
+        roll_files.append(town_files)
         sources[roll_label(t.swis)] = str(roll_file)
         if t.boundary is not None:
             sources[town_boundary_label(t.swis)] = str(t.boundary)
@@ -597,6 +630,7 @@ def load_inputs(
             parcel_layers[t.parcels] = layer
 
     roll = pd.concat(rolls, ignore_index=True)
+    _check_parcel_on_one_roll(roll, np.concatenate(roll_files))
     town_codes = {t.swis for t in config.towns}
     layers = []
     for path, layer in parcel_layers.items():

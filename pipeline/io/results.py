@@ -16,7 +16,7 @@ import os
 import platform
 import shutil
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -61,11 +61,34 @@ def atomic_output_dir(final: Path, *, marker: str = "manifest.json") -> Iterator
         raise
     backup: Path | None = None
     if final.exists():
-        backup = final.parent / f".{final.name}.old-{os.getpid()}"
+        backup = final.parent / f".{final.name}.old-{os.getpid()}-{uuid.uuid4().hex[:12]}"
         final.rename(backup)
     tmp.rename(final)
     if backup is not None:
         shutil.rmtree(backup, ignore_errors=True)
+
+
+def check_no_input_inside(final: Path, inputs: Mapping[str, Path]) -> None:
+    """Refuse a results folder that holds an input of the run.
+
+    The results replace ``final`` as a whole: an input kept in it (match
+    decisions beside ``review.csv``) would be deleted by the run that read it.
+
+    Raises
+    ------
+    InputError
+        Naming ``final``, the input's config key and its path.
+    """
+    where = Path(final).resolve()
+    for key, path in sorted(inputs.items()):
+        p = Path(path).resolve()
+        if p == where or where in p.parents:
+            raise InputError(
+                final,
+                f"the results folder holds an input of the petition ({key}: {path}): the "
+                "results replace the folder as a whole, so the input would be deleted; "
+                "move the input out of it or choose another results folder",
+            )
 
 
 def check_results_folder(final: Path, *, marker: str = "manifest.json") -> None:
@@ -119,6 +142,30 @@ def write_csv(path: Path, frame: pd.DataFrame) -> None:
     out.to_csv(path, index=False, lineterminator="\n", encoding="utf-8")
 
 
+#: The files that make up a shapefile with its .shp (attributes, index, CRS, encoding).
+_SHAPEFILE_PARTS = (".dbf", ".shx", ".prj", ".cpg", ".qix", ".sbn", ".sbx")
+
+
+def shapefile_sidecars(path: Path) -> list[Path]:
+    """The files beside a ``.shp`` that belong to it (none for any other file).
+
+    A shapefile keeps its attributes (SWIS, print keys) in the ``.dbf`` and its
+    CRS in the ``.prj``: the manifest hashes each, so that ``petition verify``
+    sees a changed key or CRS.
+    """
+    path = Path(path)
+    if path.suffix.lower() != ".shp" or not path.is_file():
+        return []
+    found = []
+    for ext in _SHAPEFILE_PARTS:
+        for suffix in (ext, ext.upper()):
+            q = path.with_suffix(suffix)
+            if q.is_file():
+                found.append(q)
+                break
+    return found
+
+
 def sha256_of(path: Path) -> str:
     """SHA-256 of a file (or of every file of a folder, in name order)."""
     h = hashlib.sha256()
@@ -142,6 +189,14 @@ _LIBRARIES = (
     "pydantic",
     "pandera",
     "rapidfuzz",
+    "nicknames",
+    "matplotlib",
+    "reportlab",
+    "python-docx",
+    "openpyxl",
+    "dask",
+    "distributed",
+    "dask-geopandas",
 )
 
 
@@ -168,18 +223,12 @@ def versions() -> dict[str, str]:
     return out
 
 
-def build_manifest(
-    *,
+def input_entries(
     inputs: Mapping[str, Path],
     base: Path,
-    config: Mapping[str, Any],
-    regime: str,
-    started: str,
-    finished: str,
-    outputs: Mapping[str, Path],
     rolls: Mapping[str, RollChoice] | None = None,
 ) -> dict[str, Any]:
-    """The run's manifest: inputs with SHA-256, resolved config, versions, regime, times.
+    """The manifest's ``inputs``: each input file with its SHA-256 and size.
 
     ``rolls`` (:func:`pipeline.io.load.resolve_rolls`) gives, for each town
     whose ``roll`` is a folder or a list of yearly rolls, the roll chosen: its
@@ -188,7 +237,9 @@ def build_manifest(
     ``bytes``, as for any input) and adds ``roll_year``, ``chosen_by``,
     ``used`` (every file used, normally one) and ``offered`` (every other file
     offered, with its roll years), so that ``petition verify`` can tell a
-    changed roll from a new year's file that the run would not use.
+    changed roll from a new year's file that the run would not use. A
+    shapefile's entry lists its ``sidecars`` (``.dbf``, ``.prj``, …), each
+    hashed.
     """
 
     def rel(p: Path) -> str:
@@ -198,7 +249,14 @@ def build_manifest(
             return p.resolve().as_posix()
 
     def entry(p: Path) -> dict[str, Any]:
-        return {"path": rel(p), "sha256": sha256_of(p), "bytes": p.stat().st_size}
+        out: dict[str, Any] = {"path": rel(p), "sha256": sha256_of(p), "bytes": p.stat().st_size}
+        sidecars = shapefile_sidecars(p)
+        if sidecars:
+            out["sidecars"] = [
+                {"path": rel(q), "sha256": sha256_of(q), "bytes": q.stat().st_size}
+                for q in sidecars
+            ]
+        return out
 
     rolls = rolls or {}
     entries = {
@@ -217,12 +275,65 @@ def build_manifest(
                 {**entry(p), "roll_years": list(choice.years_of(p))} for p in choice.offered
             ],
         }
+    return dict(sorted(entries.items()))
+
+
+def file_stamps(paths: Iterable[Path]) -> dict[Path, tuple[int, int]]:
+    """Size and modification time (ns) of each file, of a folder's files, and of sidecars.
+
+    Taken before the inputs are hashed and read, and compared after the run
+    (:func:`changed_since`): a file written in between would make the manifest's
+    hash that of a file the run did not read.
+    """
+    out: dict[Path, tuple[int, int]] = {}
+    for path in paths:
+        path = Path(path)
+        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        for f in [*files, *shapefile_sidecars(path)]:
+            with contextlib.suppress(OSError):
+                st = f.stat()
+                out[f] = (st.st_size, st.st_mtime_ns)
+    return out
+
+
+def changed_since(stamps: Mapping[Path, tuple[int, int]]) -> Path | None:
+    """The first file whose size or modification time differs from ``stamps`` (or None)."""
+    for f, stamp in stamps.items():
+        try:
+            st = f.stat()
+        except OSError:
+            return f
+        if (st.st_size, st.st_mtime_ns) != stamp:
+            return f
+    return None
+
+
+def build_manifest(
+    *,
+    inputs: Mapping[str, Path],
+    base: Path,
+    config: Mapping[str, Any],
+    regime: str,
+    started: str,
+    finished: str,
+    outputs: Mapping[str, Path],
+    rolls: Mapping[str, RollChoice] | None = None,
+    entries: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The run's manifest: inputs with SHA-256, resolved config, versions, regime, times.
+
+    The ``inputs`` part is :func:`input_entries` of ``inputs``, ``base`` and
+    ``rolls``, or ``entries`` when they were hashed already (at the start of
+    the run, before the files were read).
+    """
+    if entries is None:
+        entries = input_entries(inputs, base, rolls)
 
     return {
         "regime": regime,
         "started": started,
         "finished": finished,
-        "inputs": dict(sorted(entries.items())),
+        "inputs": dict(entries),
         "outputs": {name: sha256_of(p) for name, p in sorted(outputs.items())},
         "config": dict(config),
         "versions": versions(),

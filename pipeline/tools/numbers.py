@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 
-__all__ = ["cents", "percent_text"]
+__all__ = ["cents", "percent_text", "total"]
 
 _CENT = Decimal("0.01")
 
@@ -28,6 +29,27 @@ def cents(value: float) -> Decimal:
         ``12500.12``, ``2.67``).
     """
     return Decimal(repr(float(value))).quantize(_CENT, rounding=ROUND_HALF_UP)
+
+
+def total(values: Iterable[float]) -> float:
+    """The exact sum of the figures in ``values`` (NaN, a missing figure, skipped).
+
+    Parameters
+    ----------
+    values
+        Amounts, e.g. a column of a schedule.
+
+    Returns
+    -------
+    float
+        ``math.fsum`` of the finite values: the correctly rounded sum, the same
+        whatever the order. A schedule's total row must be the figure certified
+        (:mod:`pipeline.valuation` sums with ``math.fsum`` too): a plain
+        left-to-right sum can land on the other side of a half cent
+        (91,526.477 + 100,669.068 + 42,446.11 is 234,641.65499999997 summed so,
+        234,641.655 exactly rounded: $234,641.65 against $234,641.66).
+    """
+    return math.fsum(v for v in values if not math.isnan(v))
 
 
 def percent_text(value: float, *, digits: int = 4, most: int = 10) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import signal
 import sys
 import traceback
 import warnings
@@ -138,6 +139,9 @@ def _child(fn: Callable[[], Any], send: Connection) -> None:
     # whatever the child would print, or flush from a buffer copied at the
     # fork, goes nowhere; its result and its errors travel through the pipe
     sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+    # the parent's SIGTERM handler (cleanup of its results folder) is not the
+    # child's: cancel() stops it with SIGTERM, which ends it at once
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         message: tuple[str, Any] = ("ok", fn())
     except BaseException as exc:  # every failure goes back to the parent
