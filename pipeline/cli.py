@@ -8,6 +8,7 @@ one message on stderr naming the file, the place, the column and the problem;
 from __future__ import annotations
 
 import dataclasses
+import re
 import signal
 import sys
 from pathlib import Path
@@ -165,7 +166,14 @@ def diff(
         a = dataclasses.replace(a, name=str(results_a))
         b = dataclasses.replace(b, name=str(results_b))
     result = diff_results(a, b)
-    target = out or results_b.resolve().parent / f"diff-{a.name}-{b.name}.csv"
+    # the names may be paths ("y2022/out"): one file name, without separators
+    default = "diff-" + "-".join(re.sub(r"[^\w.]+", "-", n).strip("-") for n in (a.name, b.name))
+    target = out or results_b.resolve().parent / f"{default}.csv"
+    if target.is_dir():  # a folder: the file goes in it
+        target = target / f"{default}.csv"
+    if not target.parent.is_dir():
+        _input_error(InputError(target, "the folder to write the changes in does not exist"))
+        return
     write_csv(target, result.to_frame())
     typer.echo(result.report(), nl=False)
     _err.print(f"Changes written to {target}", markup=False)

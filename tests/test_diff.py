@@ -254,3 +254,27 @@ def test_diff_command_prints_and_writes_csv(two_runs, tmp_path: Path) -> None:
     bad = runner.invoke(app, ["diff", str(r22), str(tmp_path / "nope")])
     assert bad.exit_code == 2
     assert "nope" in bad.stderr
+
+
+def test_diff_of_two_results_folders_of_one_name(two_runs, tmp_path: Path) -> None:
+    # y2022/out and y2023/out, each run's own "out": the default file name is
+    # made of both paths without separators, beside the later folder; --out may
+    # name a folder (the file goes in it); a missing folder is exit 2
+    import shutil
+
+    _, r22, r23 = two_runs
+    shutil.copytree(r22, tmp_path / "y2022" / "out")
+    shutil.copytree(r23, tmp_path / "y2023" / "out")
+    runner = CliRunner()
+    a, b = str(tmp_path / "y2022" / "out"), str(tmp_path / "y2023" / "out")
+    proc = runner.invoke(app, ["diff", a, b])
+    assert proc.exit_code == 0, proc.output
+    written = [p.name for p in (tmp_path / "y2023").iterdir() if p.suffix == ".csv"]
+    assert len(written) == 1 and "y2022-out" in written[0] and "y2023-out" in written[0]
+    (tmp_path / "changes").mkdir()
+    proc = runner.invoke(app, ["diff", a, b, "--out", str(tmp_path / "changes")])
+    assert proc.exit_code == 0, proc.output
+    assert [p.suffix for p in (tmp_path / "changes").iterdir()] == [".csv"]
+    proc = runner.invoke(app, ["diff", a, b, "--out", str(tmp_path / "none" / "c.csv")])
+    assert proc.exit_code == 2
+    assert "does not exist" in proc.stderr

@@ -375,3 +375,38 @@ def test_the_map_shows_and_names_the_streets() -> None:
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert texts.count("Main St") == 1
     assert "Oak Ave" not in texts
+    # a name with dollar signs is written as it is, never parsed as TeX (which
+    # would draw "Mill $x^2$ St" as maths, and fail on an unbalanced one)
+    import io
+
+    for name in ("Mill $x^2$ St", "Old $\\undefinedcmd{$ Rd"):
+        streets.loc[0, "name"] = name
+        fig = render_map(
+            territory=territory,
+            crs="EPSG:2260",
+            parcels=gpd.GeoDataFrame({"parcel_key": []}, geometry=[], crs="EPSG:2260"),
+            status=parcel_status(empty),
+            towns=[],
+            title=f"Village of {name}",
+            unmapped=0,
+            streets=streets,
+        )
+        fig.savefig(io.BytesIO(), format="png")
+        drawn = [t for t in fig.axes[0].texts if t.get_text() == name]
+        assert len(drawn) == 1 and not drawn[0].get_parse_math()
+
+
+def test_pdf_bytes_do_not_depend_on_source_date_epoch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # reportlab would date the PDF from SOURCE_DATE_EPOCH: the same document
+    # must give the same bytes with it set (and it is left set as it was)
+    from pipeline.documents._render import Document, Para, render_pdf
+
+    doc = Document(title="t", when=dt.date(2023, 6, 1), blocks=[Para("Sworn to before me")])
+    plain = render_pdf(doc, tmp_path / "a.pdf").read_bytes()
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    assert render_pdf(doc, tmp_path / "b.pdf").read_bytes() == plain
+    import os
+
+    assert os.environ["SOURCE_DATE_EPOCH"] == "1700000000"

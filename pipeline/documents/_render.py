@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import io
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -291,10 +292,16 @@ def render_pdf(doc: Document, path: Path) -> Path:
 
     a85 = rl_config.useA85
     rl_config.useA85 = 0
+    # reportlab dates the file from SOURCE_DATE_EPOCH when it is set, even in
+    # invariant mode: the same inputs must give the same bytes whatever the
+    # environment, so the invariant date (2000-01-01) is used always
+    epoch = os.environ.pop("SOURCE_DATE_EPOCH", None)
     try:
         template.build(story)
     finally:
         rl_config.useA85 = a85
+        if epoch is not None:
+            os.environ["SOURCE_DATE_EPOCH"] = epoch
     return write_bytes(path, buf.getvalue())
 
 

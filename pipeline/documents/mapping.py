@@ -217,11 +217,38 @@ def render_map(
     """Draw the map; return the matplotlib figure (Agg canvas).
 
     ``streets`` (``name``, lines), when given, are drawn and named: a map that
-    describes the territory shows "existing streets" (§ 2-202.1.c(1)(c)).
+    describes the territory shows "existing streets" (§ 2-202.1.c(1)(c)). Every
+    text is drawn as written: a ``$`` in a street or town name is a dollar
+    sign, not TeX (``text.parse_math`` off).
     """
     import matplotlib
 
     matplotlib.use("Agg", force=False)
+    with matplotlib.rc_context({"text.parse_math": False}):
+        return _draw_map(
+            territory=territory,
+            crs=crs,
+            parcels=parcels,
+            status=status,
+            towns=towns,
+            title=title,
+            unmapped=unmapped,
+            streets=streets,
+        )
+
+
+def _draw_map(
+    *,
+    territory: BaseGeometry,
+    crs: str,
+    parcels: gpd.GeoDataFrame,
+    status: pd.DataFrame,
+    towns: list[tuple[str, str, BaseGeometry | None]],
+    title: str,
+    unmapped: int,
+    streets: gpd.GeoDataFrame | None,
+) -> Any:
+    """:func:`render_map`'s drawing, under its rc settings."""
     from matplotlib.collections import PathCollection
     from matplotlib.figure import Figure
     from matplotlib.patches import FancyArrow, Patch, Rectangle
