@@ -29,7 +29,7 @@ test-scale: $(STAMP)
 	PETITION_SCALE_SAMPLE=data/processed/scale-sample $(PY) -m pytest -q -s tests/test_engines.py -k scale
 
 sample: $(STAMP)
-	$(VENV)/bin/petition sample data/raw/sample --parcels 3000 --towns 2 --seed 1
+	$(VENV)/bin/petition sample data/raw/sample --parcels 3000 --towns 2 --seed 1 --force
 
 bench: $(STAMP)
 	$(PY) bench/apportion.py

@@ -8,9 +8,12 @@ one message on stderr naming the file, the place, the column and the problem;
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
+import shutil
 import signal
 import sys
+import tempfile
 from pathlib import Path
 from typing import Annotated
 
@@ -124,13 +127,60 @@ def sample(
             max=2,
         ),
     ] = 2,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Replace files in DIR that differ from the sample's (a petition)."
+        ),
+    ] = False,
 ) -> None:
     """Write a complete, realistic sample petition (config and every input), next year's
-    rolls and boundary alternatives (alternatives.geojson) to try diff and batch."""
-    from pipeline.sample import generate_sample
+    rolls and boundary alternatives (alternatives.geojson) to try diff and batch.
 
-    with _err.status("Generating the sample petition…"):
-        config = generate_sample(directory, parcels=parcels, towns=towns, seed=seed, years=years)
+    DIR may be new or hold a sample already: a file the sample would replace with
+    other bytes (a petition of your own) is left alone and the command stops (exit
+    2), unless --force."""
+    from pipeline.sample import generate_sample, min_parcels
+
+    if parcels < min_parcels(towns):
+        _input_error(
+            InputError(
+                directory,
+                f"--parcels {parcels} is too few for {towns} town(s): at least "
+                f"{min_parcels(towns)}",
+            )
+        )
+    if directory.exists() and not directory.is_dir():
+        _input_error(InputError(directory, "is a file: the sample needs a folder"))
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.sample-", dir=directory.parent))
+    try:
+        with _err.status("Generating the sample petition…"):
+            generate_sample(staging, parcels=parcels, towns=towns, seed=seed, years=years)
+        made = sorted(p.relative_to(staging) for p in staging.rglob("*") if p.is_file())
+        clash = [
+            rel
+            for rel in made
+            if (directory / rel).exists()
+            and (
+                not (directory / rel).is_file()
+                or (directory / rel).read_bytes() != (staging / rel).read_bytes()
+            )
+        ]
+        if clash and not force:
+            _input_error(
+                InputError(
+                    directory / clash[0],
+                    f"exists and is not the sample's ({len(clash)} file(s) would be "
+                    "replaced): choose a new folder, or give --force to replace them",
+                )
+            )
+        for rel in made:
+            (directory / rel).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(staging / rel, directory / rel)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    config = directory / "petition.toml"
     _err.print(f"Sample petition written: {config}", markup=False)
     if years == 2:
         _err.print(

@@ -68,3 +68,23 @@ def test_notebook_runs(path: Path) -> None:
         o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"
     ]
     assert not errors
+
+
+@pytest.mark.slow
+def test_signature_review_runs_on_a_petition_with_nothing_to_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the hand-worked petition: every line is settled, the review queue is empty;
+    # the notebook writes no decisions and still runs to the end
+    from test_run_handworked import make_petition
+
+    _kernel_python()
+    config = make_petition(tmp_path / "p")
+    nb = nbformat.read(NOTEBOOKS / "02-signature-review.ipynb", as_version=4)
+    (cell,) = [c for c in nb.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
+    cell.source = f"CONFIG = {str(config)!r}"
+    monkeypatch.setenv("MPLBACKEND", "Agg")  # the kernel inherits it
+    client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=120)
+    client.execute(cwd=str(NOTEBOOKS))
+    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    assert "No line to decide on this petition" in text

@@ -213,3 +213,30 @@ def test_inhabitants(sample: Path) -> None:
     assert list(inh.columns) == ["name", "address", "town"]
     assert inh["name"].str.startswith("Minor child").any()
     assert inh.duplicated(["name"]).any()
+
+
+def test_sample_command_never_replaces_a_petition_of_ones_own(tmp_path: Path) -> None:
+    # the same sample again is fine (same bytes); a folder holding a file the
+    # sample would change (a petition of one's own) is exit 2 and left alone,
+    # unless --force; a file for DIR and too few parcels are exit 2 too
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    runner = CliRunner()
+    d = tmp_path / "s"
+    args = ["sample", str(d), "--parcels", "200", "--years", "1"]
+    assert runner.invoke(app, args).exit_code == 0
+    assert runner.invoke(app, args).exit_code == 0
+    mine = d / "signatures.csv"
+    mine.write_text("page,line,name\n1,1,My Own Line\n")
+    refused = runner.invoke(app, args)
+    assert refused.exit_code == 2
+    assert "signatures.csv" in refused.stderr and "--force" in refused.stderr
+    assert mine.read_text() == "page,line,name\n1,1,My Own Line\n"
+    assert runner.invoke(app, [*args, "--force"]).exit_code == 0
+    assert mine.read_text() != "page,line,name\n1,1,My Own Line\n"
+    assert runner.invoke(app, ["sample", str(d / "petition.toml")]).exit_code == 2
+    few = runner.invoke(app, ["sample", str(tmp_path / "t"), "--parcels", "60"])
+    assert few.exit_code == 2 and "at least 132" in few.stderr
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []

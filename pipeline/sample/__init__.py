@@ -39,7 +39,7 @@ from pipeline.sample._parcels import Layout, build_layout
 from pipeline.sample._roll import ROLL_FIELDS, ROLL_YEAR, Roll, Town, build_roll, roll_frame
 from pipeline.sample._years import Year, next_year
 
-__all__ = ["ALTERNATIVES", "generate_sample"]
+__all__ = ["ALTERNATIVES", "generate_sample", "min_parcels"]
 
 _RATES_B = (38.5, 37.2, 36.0, 35.0, 33.9)  # 2019..2023; 2022 is the one used
 _FIRST_RATE_YEAR = 2019
@@ -134,6 +134,23 @@ def _alternatives(layout: Layout) -> list[shapely.Geometry]:
     return [terr, north, mill, core]
 
 
+def _nopoly(parcels: int, towns: int) -> int:
+    """Special franchise (and as many utility) records per town: see generate_sample."""
+    return int(np.clip(round(parcels / towns * 14 / 3350) + 2, 3, 30))
+
+
+def min_parcels(towns: int) -> int:
+    """The fewest roll records :func:`generate_sample` accepts for ``towns`` towns.
+
+    Each town needs 60 lots with polygons besides its ``2 * nopoly`` records
+    without one: the least ``N`` with ``N - 2 K nopoly(N) >= 60 K``.
+    """
+    n = 60 * towns
+    while n - 2 * towns * _nopoly(n, towns) < 60 * towns:
+        n += 1
+    return n
+
+
 def generate_sample(
     out_dir: Path, *, parcels: int = 3000, towns: int = 2, seed: int = 1, years: int = 2
 ) -> Path:
@@ -174,10 +191,10 @@ def generate_sample(
     rng = np.random.default_rng(seed)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    nopoly = int(np.clip(round(parcels / towns * 14 / 3350) + 2, 3, 30))
+    nopoly = _nopoly(parcels, towns)
     n_lots = parcels - 2 * towns * nopoly
     if n_lots < 60 * towns:
-        raise ValueError(f"parcels must be at least {60 * towns + 2 * towns * nopoly}")
+        raise ValueError(f"parcels must be at least {min_parcels(towns)}")
     town_list = _towns(towns, rng)
     layout = build_layout(lots=n_lots, towns=towns, rng=rng)
     roll = build_roll(layout, town_list, rng, nopoly_per_town=nopoly)
