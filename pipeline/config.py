@@ -303,7 +303,7 @@ def load_config(path: str | Path) -> PetitionConfig:
     if not file.is_file():
         raise InputError(file, "config file not found")
     try:
-        raw = tomllib.loads(file.read_text(encoding="utf-8"))
+        raw = tomllib.loads(file.read_text(encoding="utf-8-sig"))  # a BOM (Notepad) allowed
     except UnicodeDecodeError as exc:
         raise InputError(file, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:

@@ -189,3 +189,14 @@ dir = "out"
     # territory boundary + district (2) + roll, parcels, town boundary (3)
     # + rates, pages, signatures, voters, inhabitants, 3 overrides (8) = 13 files
     assert len(config.input_files()) == 13
+
+
+def test_a_config_saved_with_a_bom_is_read(tmp_path: Path) -> None:
+    # Windows Notepad's "UTF-8 with BOM": the mark is not part of the TOML
+    from test_run_handworked import make_petition
+
+    from pipeline.config import load_config
+
+    config = make_petition(tmp_path / "p")
+    config.write_bytes(b"\xef\xbb\xbf" + config.read_bytes())
+    assert load_config(config).petition.name == "Village of Handworked"

@@ -274,3 +274,21 @@ def test_a_bad_value_is_named_by_its_header_as_written(tmp_path: Path) -> None:
     with pytest.raises(InputError) as exc:
         read_roll(p, town_swis="104400")
     assert (exc.value.row, exc.value.column) == (1, "Assessment Total")
+
+
+def test_a_file_of_several_roll_years_holds_each_parcel_once_a_year(tmp_path: Path) -> None:
+    # data.ny.gov's export has a Roll Year column: 1.-1-1 in 2021 and in 2022 is
+    # two records (the year used is chosen when the town's roll is read); twice
+    # in 2022 is a duplicate, named with its year
+    head = "roll_year," + HEADER
+    p = write(tmp_path, head + "2021,104489,1.-1-1,1,Smith,100\n2022,104489,1.-1-1,1,Smith,110\n")
+    assert read_roll(p, town_swis="104400")["roll_year"].tolist() == [2021, 2022]
+    p = write(
+        tmp_path,
+        head
+        + "2021,104489,1.-1-1,1,Smith,100\n2022,104489,1.-1-1,1,Smith,110\n"
+        + "2022,104489,1.-1-1,1,Smith,120\n",
+    )
+    with pytest.raises(InputError) as info:
+        read_roll(p, town_swis="104400")
+    assert "in roll year 2022" in info.value.message and "rows 2, 3" in info.value.message

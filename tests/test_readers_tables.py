@@ -346,3 +346,19 @@ def test_bad_match_decisions(tmp_path: Path, line: str, column: str, fragment: s
         read_match_decisions(write(tmp_path, "matches.csv", MATCHES + line + "\n"))
     assert (exc.value.row, exc.value.column) == (5, column)
     assert fragment in exc.value.message
+
+
+def test_a_csv_saved_with_semicolons_or_as_a_workbook_is_told_so(tmp_path: Path) -> None:
+    # Excel writes "CSV" with semicolons where the decimal mark is a comma, and a
+    # workbook renamed .csv is a zip: each is named as what it is
+    from pipeline.io._common import csv_text_frame
+
+    with pytest.raises(InputError, match="separated by semicolons"):
+        csv_text_frame(b"page;line;name\n1;1;Ann\n", tmp_path / "s.csv")
+    with pytest.raises(InputError, match="separated by tabs"):
+        csv_text_frame(b"page\tline\tname\n1\t1\tAnn\n", tmp_path / "s.csv")
+    with pytest.raises(InputError, match="Excel workbook"):
+        csv_text_frame(b"PK\x03\x04\x14\x00rest of a zip", tmp_path / "s.csv")
+    # a comma file whose cells hold semicolons is a CSV like any other
+    frame = csv_text_frame(b"page,line,name\n1,1,Ann; Bob\n", tmp_path / "s.csv")
+    assert frame["name"].tolist() == ["Ann; Bob"]

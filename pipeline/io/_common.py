@@ -53,6 +53,12 @@ def read_bytes(path: str | Path) -> bytes:
 
 def decode_utf8(data: bytes, path: str | Path) -> str:
     """Decode UTF-8 (a BOM is allowed) or raise naming the row of the bad byte."""
+    if data.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):
+        raise InputError(
+            path,
+            "is an Excel workbook (or another binary file), not a CSV text file: save it "
+            'from Excel as "CSV UTF-8 (Comma delimited)"',
+        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -77,6 +83,24 @@ def _csv_records_python(text: str, path: str | Path, *, header: bool) -> list[li
             where = "the header" if header else "the first row"
             raise InputError(path, f"{len(r)} fields where {where} has {width}", row=i)
     return rows
+
+
+def _check_delimiter(header: list[str], path: str | Path) -> None:
+    """A header of one field holding semicolons or tabs: another delimiter than commas.
+
+    Excel saves "CSV" with semicolons where the decimal mark is a comma; the
+    columns would otherwise be reported missing, their names run together.
+    """
+    if len(header) != 1:
+        return
+    for mark, name in ((";", "semicolons"), ("\t", "tabs")):
+        if header[0].count(mark) >= 1:
+            raise InputError(
+                path,
+                f"the header's fields are separated by {name}, not commas: save the file as "
+                'CSV with commas (in Excel: "CSV UTF-8 (Comma delimited)")',
+                row=None,
+            )
 
 
 def first_record(text: str) -> list[str]:
@@ -132,6 +156,7 @@ def csv_text_frame(
         data = text.encode("utf-8")
     first = first_record(text)
     if header:
+        _check_delimiter(first, path)
         cols = [c.strip() or f"unnamed_{i + 1}" for i, c in enumerate(first)]
         seen: set[str] = set()
         for c in cols:

@@ -80,7 +80,7 @@ def read_roll(path: str | Path, *, town_swis: str) -> pd.DataFrame:
         Missing or empty file, no record, a required column missing
         (``swis_code``, ``print_key_code``, ``assessment_total``), a SWIS code
         that is not 6 digits, an unparseable print key, a bad number, or the
-        same parcel (SWIS + normalised print key) twice.
+        same parcel (SWIS + normalised print key) twice in one roll year.
 
     Notes
     -----
@@ -136,11 +136,17 @@ def roll_from_text_frame(raw: pd.DataFrame, path: str | Path, *, town_swis: str)
             out[col] = text(df, col)
     out[SOURCE_ROW] = df[SOURCE_ROW].astype("int64")
     frame = pd.DataFrame(out, index=df.index)
+    # a roll export may hold several roll years (data.ny.gov's has a Roll Year
+    # column): a parcel appears once per year; the year used is chosen later
+    years = frame["roll_year"].nunique() > 1
     check_unique(
         frame,
         path,
-        [PARCEL_KEY],
+        [PARCEL_KEY, "roll_year"] if years else [PARCEL_KEY],
         column="print_key_code",
-        label=lambda r: f"parcel {r['swis_code']} {r['print_key_code']} ({r[PARCEL_KEY]})",
+        label=lambda r: (
+            f"parcel {r['swis_code']} {r['print_key_code']} ({r[PARCEL_KEY]})"
+            + (f" in roll year {r['roll_year']}" if years else "")
+        ),
     )
     return finish(frame, ROLL_COLUMNS)
