@@ -195,10 +195,14 @@ def apportion_values(
         [has_override, mapped], ["override", geo_source.to_numpy(dtype=object)], "unmapped"
     )
     apportioned = np.where(use_value, ov_value, value * fraction)
-    apportioned = np.where(~mapped & ~has_override, 0.0, apportioned)
+    # none of the value counts (an unmapped record without an override, a
+    # sliver snapped to 0, an override of fraction 0): 0 whatever the value, so
+    # a blank value there is no error ("bad input only where it is used")
+    unused = ~use_value & (fraction == 0)
+    apportioned = np.where(unused, 0.0, apportioned)
 
-    # the value must be known for every included record that is valued
-    missing = include & np.isnan(value) & ~use_value
+    # the value must be known for every included record whose value counts
+    missing = include & np.isnan(value) & ~use_value & ~unused
     if missing.any():
         i = int(np.flatnonzero(missing)[0])
         raise InputError(

@@ -536,3 +536,18 @@ def test_empty_territory_value_fails_without_crash() -> None:
     s = sched([(T1, "A", 0.0, 0.0, "geometry")])
     t = owner_test(s, towns=[T1])
     assert t["percent"] is None and t["passes"] is False
+
+
+def test_a_blank_value_is_an_error_only_where_it_counts() -> None:
+    # B (a sliver snapped to 0) and E (no polygon, no override) have no
+    # assessment_total: none of their value counts (0 whatever it is), so the
+    # schedule lists them at 0; A (half inside) with no value is bad input
+    roll = make_roll([rec("A", 100_000), rec("B", np.nan), rec("E", np.nan), rec("F", 20_000)])
+    fr = fractions(
+        {key("A"): (0.5, "geometry"), key("B"): (0.0, "sliver"), key("F"): (1.0, "geometry")}
+    )
+    s = apportion_values(roll, fr).set_index("print_key_code")
+    assert s["apportioned_assessed"].to_dict() == {"A": 50_000.0, "B": 0.0, "E": 0.0, "F": 20_000.0}
+    roll = make_roll([rec("A", np.nan), rec("F", 20_000)])
+    with pytest.raises(InputError, match="no assessment_total for parcel A"):
+        apportion_values(roll, fr)
