@@ -470,6 +470,17 @@ def test_bad_input_exits_2_and_leaves_results_alone(tmp_path: Path, mutate, expe
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
+def test_a_results_folder_under_a_file_is_refused_before_the_work(tmp_path: Path) -> None:
+    # --out afile/results cannot be made: exit 2 at once, not a traceback after
+    # the whole run
+    config = make_petition(tmp_path / "p")
+    (tmp_path / "afile").write_text("keep me")
+    proc = petition_run(str(config), "--out", str(tmp_path / "afile" / "results"))
+    assert proc.returncode == 2, proc.stderr
+    assert "cannot be made" in proc.stderr and "Traceback" not in proc.stderr
+    assert (tmp_path / "afile").read_text() == "keep me"
+
+
 def test_a_roll_older_than_the_last_completed_is_equalized_with_its_own_years_rate(
     tmp_path: Path,
 ) -> None:

@@ -105,6 +105,15 @@ def check_results_folder(final: Path, *, marker: str = "manifest.json") -> None:
         Naming ``final`` and why it is refused.
     """
     final = Path(final)
+    # the results are made beside ``final`` and renamed into place: its nearest
+    # existing folder must be writable (found now, not after the whole run)
+    nearest = final.absolute().parent
+    while not nearest.exists() and nearest != nearest.parent:
+        nearest = nearest.parent
+    if not nearest.is_dir():
+        raise InputError(final, f"the results folder cannot be made: {nearest} is a file")
+    if not os.access(nearest, os.W_OK | os.X_OK):
+        raise InputError(final, f"the results folder cannot be written: {nearest} is read-only")
     if not final.exists():
         return
     if not final.is_dir():
