@@ -362,16 +362,19 @@ def test_the_map_shows_and_names_the_streets() -> None:
             "signer_credit_assessed",
         ]
     )
-    fig = render_map(
-        territory=territory,
-        crs="EPSG:2260",
-        parcels=gpd.GeoDataFrame({"parcel_key": []}, geometry=[], crs="EPSG:2260"),
-        status=parcel_status(empty),
-        towns=[],
-        title="t",
-        unmapped=0,
-        streets=streets,
-    )
+    def draw(title: str) -> Any:
+        return render_map(
+            territory=territory,
+            crs="EPSG:2260",
+            parcels=gpd.GeoDataFrame({"parcel_key": []}, geometry=[], crs="EPSG:2260"),
+            status=parcel_status(empty),
+            towns=[],
+            title=title,
+            unmapped=0,
+            streets=streets,
+        )
+
+    fig = draw("t")
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert texts.count("Main St") == 1
     assert "Oak Ave" not in texts
@@ -381,16 +384,7 @@ def test_the_map_shows_and_names_the_streets() -> None:
 
     for name in ("Mill $x^2$ St", "Old $\\undefinedcmd{$ Rd"):
         streets.loc[0, "name"] = name
-        fig = render_map(
-            territory=territory,
-            crs="EPSG:2260",
-            parcels=gpd.GeoDataFrame({"parcel_key": []}, geometry=[], crs="EPSG:2260"),
-            status=parcel_status(empty),
-            towns=[],
-            title=f"Village of {name}",
-            unmapped=0,
-            streets=streets,
-        )
+        fig = draw(f"Village of {name}")
         fig.savefig(io.BytesIO(), format="png")
         drawn = [t for t in fig.axes[0].texts if t.get_text() == name]
         assert len(drawn) == 1 and not drawn[0].get_parse_math()

@@ -9,8 +9,10 @@ the Agg backend, no timestamps in the metadata, fixed size and resolution.
 
 from __future__ import annotations
 
+import functools
 import io
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -203,6 +205,25 @@ def _draw_streets(ax: Any, streets: gpd.GeoDataFrame, view: tuple[float, ...]) -
         )
 
 
+def _literal_text(draw: Callable[..., Any]) -> Callable[..., Any]:
+    """Run ``draw`` with matplotlib's maths parsing off: every text is drawn as written.
+
+    A ``$`` in a street or town name is a dollar sign, not TeX (which would draw
+    ``Mill $x^2$ St`` as maths, and fail on an unbalanced ``$``).
+    """
+
+    @functools.wraps(draw)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        import matplotlib
+
+        matplotlib.use("Agg", force=False)
+        with matplotlib.rc_context({"text.parse_math": False}):
+            return draw(*args, **kwargs)
+
+    return wrapper
+
+
+@_literal_text
 def render_map(
     *,
     territory: BaseGeometry,
@@ -218,37 +239,8 @@ def render_map(
 
     ``streets`` (``name``, lines), when given, are drawn and named: a map that
     describes the territory shows "existing streets" (§ 2-202.1.c(1)(c)). Every
-    text is drawn as written: a ``$`` in a street or town name is a dollar
-    sign, not TeX (``text.parse_math`` off).
+    text is drawn as written (:func:`_literal_text`).
     """
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    with matplotlib.rc_context({"text.parse_math": False}):
-        return _draw_map(
-            territory=territory,
-            crs=crs,
-            parcels=parcels,
-            status=status,
-            towns=towns,
-            title=title,
-            unmapped=unmapped,
-            streets=streets,
-        )
-
-
-def _draw_map(
-    *,
-    territory: BaseGeometry,
-    crs: str,
-    parcels: gpd.GeoDataFrame,
-    status: pd.DataFrame,
-    towns: list[tuple[str, str, BaseGeometry | None]],
-    title: str,
-    unmapped: int,
-    streets: gpd.GeoDataFrame | None,
-) -> Any:
-    """:func:`render_map`'s drawing, under its rc settings."""
     from matplotlib.collections import PathCollection
     from matplotlib.figure import Figure
     from matplotlib.patches import FancyArrow, Patch, Rectangle
