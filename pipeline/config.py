@@ -121,8 +121,9 @@ class PolicySection(_Section):
     value_basis: Literal["assessment_total", "town_taxable_value"] = "assessment_total"
     sliver_tolerance: float = Field(default=0.005, ge=0, lt=0.5)
     voter_statuses: tuple[str, ...] = DEFAULT_VOTER_STATUSES
-    #: Added: a voter at a straddling parcel counts as inside at this fraction or more.
-    straddle_voter_threshold: float = Field(default=0.5, ge=0, le=1)
+    #: Added: a voter at a straddling parcel counts as inside at this fraction or more
+    #: (above 0: at 0 a parcel wholly outside would count as inside).
+    straddle_voter_threshold: float = Field(default=0.5, gt=0, le=1)
     #: Added: projected CRS the geometry is worked in (``None``: chosen from the place).
     working_crs: str | None = None
     #: Added: tolerance of the coterminous check, as a share of the district's area.

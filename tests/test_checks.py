@@ -127,6 +127,7 @@ def test_area_exception_supported_and_not() -> None:
         "coterminous_with": "fire district",
         "symmetric_difference_share": 0.0005,
         "symmetric_difference_sq_mi": 0.0035,
+        "kind_allowed": True,
         "supported": True,
     }
     assert defs == []
@@ -177,7 +178,10 @@ def _placement(
     addresses = addresses if addresses is not None else [f"{i + 1} OAK ST" for i in range(n)]
     return pd.DataFrame(
         {
-            "parcel_key": [f"104489|{i}" if p else "" for i, p in enumerate(placed)],
+            # one parcel per address, as placement finds it
+            "parcel_key": [
+                f"104489|{a}" if p else "" for a, p in zip(addresses, placed, strict=True)
+            ],
             "placed": placed,
             "fraction": [
                 1.0 if i else (0.0 if p else np.nan) for i, p in zip(inside, placed, strict=True)
@@ -316,7 +320,13 @@ def _designees(n: int) -> list[dict[str, str]]:
 def test_designees_two_of_three_inside_pass() -> None:
     # 2 × 2 = 4 > 3
     part, defs = designees_check(_designees(3), _placement([True, True, False]))
-    assert part == {"count": 3, "residing_in_territory": 2, "passes": True, "problems": []}
+    assert part == {
+        "count": 3,
+        "residing_in_territory": 2,
+        "passes": True,
+        "problems": [],
+        "listed_twice": [],
+    }
     assert defs == []
 
 
@@ -326,6 +336,42 @@ def test_designees_one_of_two_fails() -> None:
     assert part["passes"] is False
     assert part["residing_in_territory"] == 1
     assert codes(defs) == ["designees_invalid"]
+
+
+def test_a_designee_listed_twice_is_one_person() -> None:
+    # Alice Able (inside) listed twice, written two ways, and Zed Zulu (outside):
+    # two persons, one residing: 2 x 1 = 2, not > 2, no majority
+    listed = [
+        {"name": "Alice Able", "address": "1 Main St", "town": "K"},
+        {"name": "Zed Zulu", "address": "99 Elm St", "town": "K"},
+        {"name": "Able, Alice", "address": "1 Main Street", "town": "K"},
+    ]
+    part, defs = designees_check(listed, _placement([True, False, True]))
+    assert (part["count"], part["residing_in_territory"], part["passes"]) == (2, 1, False)
+    assert part["listed_twice"] == ["Able, Alice"]
+    assert codes(defs) == ["designees_invalid"]
+
+
+def test_area_exception_only_for_the_bodies_the_law_lists() -> None:
+    # 6.18 sq mi > 5: claimed coterminous with a ZIP code, an election district,
+    # a county: none of them is a school, fire (protection, alarm), town special
+    # or improvement district or a town (§ 2-200): not supported, and the area fails
+    from pipeline.law.checks import exception_kind_allowed
+
+    for body in ("ZIP code 12106", "election district 3", "Columbia County"):
+        assert not exception_kind_allowed(body)
+        part, defs = _area(6.18, coterminous_with=body)
+        assert part["passes"] is False and part["exception"]["kind_allowed"] is False
+        assert codes(defs) == ["coterminous_claim_not_supported", "area_exceeds_limit"]
+    for body in (
+        "Kinderhook Central School District",
+        "Stuyvesant Fire Protection District",
+        "Valatie Water District",
+        "the entire Town of Harlow",
+    ):
+        assert exception_kind_allowed(body)
+        part, defs = _area(6.18, coterminous_with=body)
+        assert part["passes"] is True and defs == []
 
 
 def test_designees_one_of_one_passes() -> None:
@@ -495,3 +541,50 @@ def test_sufficiency() -> None:
     assert sufficiency(_summary(resident_test={"applies": False, "passes": None})) is False
     assert sufficiency(_summary(population={"passes": False})) is False
     assert sufficiency(_summary(territory={"includes_existing_village": True})) is False
+
+
+def test_inhabitant_duplicates_are_one_person_in_one_home() -> None:
+    # Mary Smith at 12 Main St Apt 1 and Apt 2 (one parcel): two homes, two
+    # persons; "Smith, Mary" again at Apt 1: a duplicate. John Doe at "1 Main St"
+    # in Harlow and in Brinton (two parcels, one address in two towns): two
+    # persons. Inside: 4 of 5, 1 duplicate
+    inh = pd.DataFrame(
+        {
+            "name": ["Mary Smith", "Mary Smith", "Smith, Mary", "John Doe", "John Doe"],
+            "address": [
+                "12 Main St Apt 1",
+                "12 Main St Apt 2",
+                "12 Main St Apt 1",
+                "1 Main St",
+                "1 Main St",
+            ],
+            "town": ["Harlow", "Harlow", "Harlow", "Harlow", "Brinton"],
+            "source_row": range(1, 6),
+        }
+    )
+    pl = pd.DataFrame(
+        {
+            "parcel_key": ["104489|12", "104489|12", "104489|12", "104489|1", "104689|1"],
+            "placed": [True] * 5,
+            "fraction": [1.0] * 5,
+            "inside": [True] * 5,
+            "reason": [""] * 5,
+            "candidates": [1, 1, 1, 2, 2],
+            "address_norm": ["12 MAIN ST"] * 3 + ["1 MAIN ST"] * 2,
+        }
+    )
+    sched = inhabitant_schedule(inh, pl)
+    assert sched["status"].tolist() == ["inside", "inside", "duplicate", "inside", "inside"]
+
+
+def test_a_straddle_threshold_of_zero_is_refused(tmp_path: Any) -> None:
+    # at 0 a voter on a parcel wholly outside (fraction 0 >= 0) would count
+    from test_run_handworked import make_petition
+
+    from pipeline.config import load_config
+    from pipeline.errors import InputError
+
+    config = make_petition(tmp_path / "p")
+    config.write_text(config.read_text() + "\n[policy]\nstraddle_voter_threshold = 0\n")
+    with pytest.raises(InputError, match="straddle_voter_threshold"):
+        load_config(config)

@@ -362,6 +362,7 @@ def test_the_map_shows_and_names_the_streets() -> None:
             "signer_credit_assessed",
         ]
     )
+
     def draw(title: str) -> Any:
         return render_map(
             territory=territory,

@@ -59,3 +59,20 @@ def test_regimes() -> None:
     assert regime_for(date(2025, 1, 1), "2-202-pre-2024") is old
     with pytest.raises(InputError):
         regime_for(date(2025, 1, 1), "1972")
+
+
+def test_the_earlier_law_stated_only_until_2040() -> None:
+    # rules § 8: petitions tied to earlier filings keep the earlier law until
+    # 2040: stated for a filing in 2040 it applies (with a note for counsel);
+    # for one filed in 2041 it is bad input. The 2024 law stated for a 2023
+    # filing is noted too (not yet in force then)
+    from pipeline.law.regimes import regime_notes
+
+    old = REGIMES["2-202-pre-2024"]
+    assert regime_for(date(2040, 12, 31), "2-202-pre-2024") is old
+    with pytest.raises(InputError, match="until 2040"):
+        regime_for(date(2041, 1, 1), "2-202-pre-2024")
+    assert regime_notes(date(2023, 6, 1), "auto") == []
+    assert regime_notes(date(2023, 6, 1), "2-202-pre-2024") == []
+    assert "counsel should confirm" in regime_notes(date(2030, 6, 1), "2-202-pre-2024")[0]
+    assert "before the 2024 amendments" in regime_notes(date(2023, 6, 1), "2024")[0]

@@ -238,3 +238,32 @@ def test_a_person_at_a_record_without_polygon_cannot_be_placed() -> None:
     assert out["placed"].tolist() == [True, False, False]
     assert out["reason"].tolist() == ["", REASON_NO_POLYGON, "no_match"]
     assert out["parcel_key"].tolist() == ["104489|1", "", ""]
+
+
+def test_half_numbers_points_unit_words_and_no_number_are_never_guessed() -> None:
+    # parcels: 7 Main St, 7 1/2 Main St, 75 Main St, 12 Ste Marie Rd and a lot
+    # on Schoolhouse Rd with no number. "7½" is 7 1/2 (not 7); "7.5" is neither
+    # 75 nor 7 1/2 (no match); "12 Ste Anne Rd" keeps its street ("Ste" first is
+    # a name, not a suite): no match; "Schoolhouse Rd" says no house: not placed
+    roll = pd.DataFrame(
+        {
+            "parcel_key": [f"104489|{i}" for i in range(1, 6)],
+            "parcel_address_number": ["7", "7 1/2", "75", "12", ""],
+            "parcel_address_street": ["Main", "Main", "Main", "Ste Marie", "Schoolhouse"],
+            "parcel_address_suff": ["St", "St", "St", "Rd", "Rd"],
+        }
+    )
+    fractions = pd.Series({f"104489|{i}": 1.0 for i in range(1, 6)})
+    addresses = pd.Series(
+        [
+            "7½ Main St",
+            "7 ½ MAIN ST",
+            "7.5 Main St",
+            "12 Ste Anne Rd",
+            "12 Ste Marie Road Ste 4",
+            "Schoolhouse Rd",
+        ]
+    )
+    p = place_addresses(addresses, situs=situs_addresses(roll), fractions=fractions)
+    assert p["parcel_key"].tolist() == ["104489|2", "104489|2", "", "", "104489|4", ""]
+    assert p["reason"].tolist() == ["", "", "no_match", "no_match", "", "no_number"]

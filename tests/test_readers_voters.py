@@ -76,6 +76,24 @@ def test_headerless_45(tmp_path: Path) -> None:
     assert voters["SBOEID"].tolist() == ["NY000000000000000001", "NY000000000000000002"]
 
 
+def test_headerless_45_as_written_in_the_older_extracts(tmp_path: Path) -> None:
+    # one record of the older layout written out field by field: RAPARTMENT is
+    # the 7th field, right after RHALFCODE, before RPREDIRECTION and RSTREETNAME
+    # (… RADDNUMBER, RHALFCODE, RAPARTMENT, RPREDIRECTION, RSTREETNAME,
+    # RPOSTDIRECTION, RCITY …); 45 fields in all, SBOEID the 44th
+    fields = ["ROE", "ANN", "", "", "20", "", "3", "N", "MAIN ST", "", "HARLOW", "12106"]
+    fields += [""] * (43 - len(fields)) + ["NY000000000000000009", ""]
+    fields[39] = "A"  # STATUS, the 40th
+    assert len(fields) == 45
+    p = tmp_path / "voters.txt"
+    p.write_bytes((",".join(f'"{f}"' for f in fields) + "\r\n").encode("latin-1"))
+    voters = read_voters(p)
+    row = voters.iloc[0]
+    assert (row["RADDNUMBER"], row["RAPARTMENT"], row["RPREDIRECTION"]) == ("20", "3", "N")
+    assert (row["RSTREETNAME"], row["RCITY"], row["STATUS"]) == ("MAIN ST", "HARLOW", "A")
+    assert row["SBOEID"] == "NY000000000000000009"
+
+
 def test_with_header(tmp_path: Path) -> None:
     p = tmp_path / "voters.csv"
     p.write_text(

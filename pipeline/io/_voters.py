@@ -1,7 +1,8 @@
 """Reader of the NYS Board of Elections voter file (FOIL layout).
 
 Headerless files have 47 fields (or 45 in the older layout, which lacks
-``RAPARTMENTTYPE`` and ``RADDRNONSTD``), every field double-quoted, Latin-1.
+``RAPARTMENTTYPE`` and ``RADDRNONSTD`` and has ``RAPARTMENT`` right after
+``RHALFCODE``), every field double-quoted, Latin-1.
 A CSV whose first row holds the field names (three or more BOE names) is
 read by name. Only :data:`pipeline.frames.VOTER_COLUMNS` are kept: date of
 birth, voting history, previous address and the rest are dropped at read
@@ -19,10 +20,20 @@ from pipeline.errors import InputError
 from pipeline.frames import BOE_FIELDS_47, SOURCE_ROW, VOTER_COLUMNS
 from pipeline.io._common import csv_text_frame, read_bytes
 
-#: The older 45-field layout.
-BOE_FIELDS_45: tuple[str, ...] = tuple(
-    f for f in BOE_FIELDS_47 if f not in ("RAPARTMENTTYPE", "RADDRNONSTD")
+#: The older 45-field layout: no RAPARTMENTTYPE or RADDRNONSTD, and RAPARTMENT
+#: right after RHALFCODE (…, RADDNUMBER, RHALFCODE, RAPARTMENT, RPREDIRECTION,
+#: RSTREETNAME, RPOSTDIRECTION, RCITY, …), as the older county extracts write it.
+_OLD_RESIDENCE = ("RADDNUMBER", "RHALFCODE", "RAPARTMENT", "RPREDIRECTION", "RSTREETNAME")
+BOE_FIELDS_45: tuple[str, ...] = (
+    *BOE_FIELDS_47[: BOE_FIELDS_47.index("RADDNUMBER")],
+    *_OLD_RESIDENCE,
+    "RPOSTDIRECTION",
+    *BOE_FIELDS_47[BOE_FIELDS_47.index("RCITY") :],
 )
+assert len(BOE_FIELDS_45) == 45 and set(BOE_FIELDS_45) == set(BOE_FIELDS_47) - {
+    "RAPARTMENTTYPE",
+    "RADDRNONSTD",
+}
 _OPTIONAL = ("RAPARTMENTTYPE", "RADDRNONSTD")
 _REQUIRED_BY_NAME = ("SBOEID", "LASTNAME", "FIRSTNAME", "STATUS")
 _FIELD_NAMES = frozenset(BOE_FIELDS_47) | frozenset(BOE_FIELDS_45)

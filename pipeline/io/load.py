@@ -55,7 +55,7 @@ from pipeline.io._tables import check_signatures_against_pages
 from pipeline.io._vector import layer_crs
 from pipeline.io.history import _year_of_name, _years_in_file, roll_years
 from pipeline.keys import town_of_swis
-from pipeline.law.regimes import regime_for
+from pipeline.law.regimes import regime_for, regime_notes
 from pipeline.model import Designee, PetitionInputs, Town
 from pipeline.valuation import roll_year_for, select_rate
 
@@ -678,7 +678,11 @@ def load_inputs(
     voters = read_voters(config.voters.file) if config.voters.file else None
     inhabitants = read_inhabitants(config.inhabitants.file) if config.inhabitants.file else None
     o = config.overrides
-    regime = regime_for(config.petition.filed_on, stated=config.petition.regime)
+    try:
+        regime = regime_for(config.petition.filed_on, stated=config.petition.regime)
+    except InputError as exc:  # the core names no file: the config states the regime
+        raise InputError(config.source, exc.problem, column="petition.regime") from None
+    notes.extend(regime_notes(config.petition.filed_on, config.petition.regime))
     return PetitionInputs(
         name=config.petition.name,
         filed_on=config.petition.filed_on,

@@ -41,7 +41,13 @@ from pipeline.frames import PARCEL_KEY
 from pipeline.keys import is_village_swis
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.law.regimes import Regime
-from pipeline.people.names import normalize_name, person_name_parts, split_name_suffix
+from pipeline.people.names import (
+    address_unit,
+    normalize_address_text,
+    normalize_name,
+    person_name_parts,
+    split_name_suffix,
+)
 
 __all__ = [
     "ANONYMISED_NAME",
@@ -117,6 +123,28 @@ def basis_check(
 # --------------------------------------------------------------------------- area
 
 
+#: Words naming the bodies whose boundaries may exempt a territory from the
+#: area limit (§ 2-200): school, fire (fire protection, fire alarm) and town
+#: special or improvement districts (water, sewer, lighting, park, drainage,
+#: refuse and garbage, ambulance districts are town special districts), or an
+#: entire town.
+_EXCEPTION_WORDS = re.compile(
+    r"\b(school|fire|town|special|improvement|water|sewer|sewage|lighting|light|park|"
+    r"drainage|refuse|garbage|ambulance|UFSD|CSD)\b",
+    re.IGNORECASE,
+)
+
+
+def exception_kind_allowed(coterminous_with: str) -> bool:
+    """Whether a claimed body is of a kind § 2-200 allows for the area exception.
+
+    ``"Kinderhook Central School District"``, ``"fire district"``, ``"Town of
+    Harlow"``, ``"Valatie Water District"``: yes. ``"ZIP code 12106"``,
+    ``"election district 3"``, ``"Columbia County"``: no.
+    """
+    return _EXCEPTION_WORDS.search(coterminous_with) is not None
+
+
 def area_check(
     square_miles: float,
     *,
@@ -161,8 +189,10 @@ def area_check(
 
     Notes
     -----
-    ``supported = share <= tolerance`` (``True`` when no polygon was given:
-    the claim cannot be checked and is taken as stated).
+    ``supported`` when the body is of a kind the law allows
+    (:func:`exception_kind_allowed`) and ``share <= tolerance`` (any share
+    when no polygon was given: the claim cannot be checked and is taken as
+    stated).
     ``passes = square_miles <= limit or (claimed and supported)``.
     """
     limit = float(regime.area_limit_sq_mi)
@@ -172,16 +202,28 @@ def area_check(
     defs: list[Deficiency] = []
     if coterminous_with:
         share = district_symmetric_difference_share
-        supported = share is None or share <= tolerance
+        listed = exception_kind_allowed(coterminous_with)
+        supported = listed and (share is None or share <= tolerance)
         exception = {
             "coterminous_with": coterminous_with,
             "symmetric_difference_share": None if share is None else float(share),
             "symmetric_difference_sq_mi": None
             if district_symmetric_difference_sq_mi is None
             else float(district_symmetric_difference_sq_mi),
+            "kind_allowed": bool(listed),
             "supported": bool(supported),
         }
-        if not supported:
+        if not listed:
+            defs.append(
+                deficiency_for(
+                    "coterminous_claim_not_supported",
+                    f"the territory is said to be coterminous with {coterminous_with!r}, which "
+                    "is none of the bodies § 2-200 allows: an entire school, fire, fire "
+                    "protection, fire alarm, town special or town improvement district (or "
+                    "districts), or an entire town",
+                )
+            )
+        elif not supported:
             defs.append(
                 deficiency_for(
                     "coterminous_claim_not_supported",
@@ -301,8 +343,10 @@ def inhabitant_schedule(inhabitants: pd.DataFrame, placement: pd.DataFrame) -> p
     -----
     A person is identified by name (read by
     :func:`pipeline.people.names.person_name_parts`: ``"Smith, Mary B"`` and
-    ``"Mary B. Smith"`` are one name) + normalised address; the second and
-    later entries of one person are ``duplicate`` (whatever their placement).
+    ``"Mary B. Smith"`` are one name) + dwelling: the parcel they are placed on
+    (unplaced: the normalised address and the town written) and the unit
+    (:func:`pipeline.people.names.address_unit`: ``Apt 1`` and ``Apt 2`` are two
+    homes); the second and later entries of one person are ``duplicate``.
     Anonymised minors (``"Minor"``, ``"Minor child 1"``, ``"(minor)"``,
     ``"Child of J. Smith"``) are persons like any other entry and
     are identified the same way, by their label and address: ``"Minor child 1"``
@@ -320,7 +364,18 @@ def inhabitant_schedule(inhabitants: pd.DataFrame, placement: pd.DataFrame) -> p
     written = _text(inhabitants["name"])
     keys = {n: _person_key(n) for n in written.unique().tolist()}  # once per spelling
     person = written.map(keys).astype(str)
-    dup = ~no_name & pd.DataFrame({"n": person, "a": addr_norm}).duplicated(keep="first")
+    # the same person at the same dwelling: the parcel they are placed on (an
+    # address such as "1 Main St" may be in two towns) or, unplaced, the
+    # address and the town written; and the unit ("Apt 1", "Apt 2": two homes)
+    parcel = placement[PARCEL_KEY].reindex(inhabitants.index).fillna("").astype(str)
+    town = (
+        _text(inhabitants["town"]).str.upper().str.strip()
+        if "town" in inhabitants.columns
+        else pd.Series("", index=inhabitants.index, dtype=str)
+    )
+    where = parcel.where(placed, addr_norm + "|" + town)
+    unit = _text(inhabitants["address"]).map(address_unit).astype(str)
+    dup = ~no_name & pd.DataFrame({"n": person, "w": where, "u": unit}).duplicated(keep="first")
     status = np.select(
         [no_name, dup, ~placed, inside],
         ["no_name", "duplicate", "unplaced", "inside"],
@@ -463,16 +518,32 @@ def designees_check(
     A full name has at least a first and a last name (two words once a
     generational suffix is set aside). Majority: ``2 × residing > count``, so 2
     of 3 and 1 of 1 pass, 1 of 2 fails. A designee whose address cannot be
-    placed does not count as residing.
+    placed does not count as residing. A person listed twice (the same name
+    however written, at the same address) is one designee, counted once and
+    named in ``listed_twice``.
     """
-    count = len(designees)
+    # the law designates persons: one listed twice (however the name is
+    # written, at the same address) is one designee
+    seen: set[tuple[str, str]] = set()
+    persons: list[int] = []
+    repeated: list[str] = []
+    for i, d in enumerate(designees):
+        name = str(d.get("name") or "").strip()
+        who = (_person_key(name), normalize_address_text(str(d.get("address") or "")))
+        if name and who in seen:
+            repeated.append(name)
+            continue
+        seen.add(who)
+        persons.append(i)
+    count = len(persons)
     problems: list[str] = []
     if count < 1:
         problems.append("no designee (at least one is required)")
     if count > 3:
         problems.append(f"{count} designees (no more than three allowed)")
     residing = 0
-    for i, d in enumerate(designees):
+    for i in persons:
+        d = designees[i]
         name = str(d.get("name") or "").strip()
         address = str(d.get("address") or "").strip()
         label = name or f"designee {i + 1}"
@@ -498,6 +569,7 @@ def designees_check(
         "residing_in_territory": residing,
         "passes": passes,
         "problems": problems,
+        "listed_twice": repeated,
     }
     return part, defs
 

@@ -15,7 +15,14 @@ from typing import Final
 
 from pipeline.errors import InputError
 
-__all__ = ["AMENDMENT_EFFECTIVE", "REGIMES", "Regime", "regime_for"]
+__all__ = [
+    "AMENDMENT_EFFECTIVE",
+    "EARLIER_LAW_ENDS",
+    "REGIMES",
+    "Regime",
+    "regime_for",
+    "regime_notes",
+]
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,10 @@ class Regime:
 
 #: The day the amendment of Article 2 took effect.
 AMENDMENT_EFFECTIVE: Final = date(2024, 1, 1)
+
+#: Petitions tied to earlier filings in one large town keep the earlier law
+#: "until 2040" (rules § 8): filed before this date.
+EARLIER_LAW_ENDS: Final = date(2041, 1, 1)
 
 REGIMES: MappingProxyType[str, Regime] = MappingProxyType(
     {
@@ -88,4 +99,36 @@ def regime_for(filed_on: date, stated: str = "auto") -> Regime:
     if stated not in REGIMES:
         known = ", ".join(["auto", *REGIMES])
         raise InputError(None, f"unknown regime {stated!r} (known: {known})", column="regime")
+    if stated == "2-202-pre-2024" and filed_on >= EARLIER_LAW_ENDS:
+        raise InputError(
+            None,
+            f"regime {stated!r} is stated for a petition filed on {filed_on.isoformat()}: "
+            "petitions tied to earlier filings keep the earlier law only until 2040 "
+            f"(filed before {EARLIER_LAW_ENDS.isoformat()}); later, the law as amended in "
+            '2024 applies (regime "2024" or "auto")',
+            column="regime",
+        )
     return REGIMES[stated]
+
+
+def regime_notes(filed_on: date, stated: str) -> list[str]:
+    """Warnings on a stated regime that the filing date would not choose.
+
+    The earlier law after 2023 is only for petitions tied to earlier filings in
+    one large town (until 2040); the 2024 law before 2024 is not yet in force.
+    """
+    chosen = regime_for(filed_on)
+    if stated in ("auto", chosen.name):
+        return []
+    if stated == "2-202-pre-2024":
+        return [
+            f"regime {stated!r} is stated for a petition filed on {filed_on.isoformat()}, "
+            "after the 2024 amendments took effect: the earlier law applies only to "
+            "petitions tied to earlier filings in one large town (until 2040); counsel "
+            "should confirm that this petition is one"
+        ]
+    return [
+        f"regime {stated!r} is stated for a petition filed on {filed_on.isoformat()}, "
+        f"before the 2024 amendments took effect ({AMENDMENT_EFFECTIVE.isoformat()}): "
+        "the law in force on that date is the earlier one"
+    ]

@@ -209,10 +209,20 @@ _DROP = re.compile(r"[.'`’]")  # vanish without a space: L.L.C. -> LLC, O'Brie
 _SEPARATORS = re.compile(r"[^0-9A-Z/#\s]")  # every other mark becomes a space
 
 
+#: Vulgar fractions as house numbers write them ("7½ Main St" = "7 1/2 Main St").
+_FRACTIONS = {"½": " 1/2", "¼": " 1/4", "¾": " 3/4", "⅓": " 1/3", "⅔": " 2/3", "\u2044": "/"}
+_FRACTION_CHARS = re.compile("[" + "".join(_FRACTIONS) + "]")
+#: A point between digits ("7.5") is no abbreviation: it separates, it does not join.
+_DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
+
+
 def _clean(s: object) -> str:
     if s is None or not isinstance(s, str):
         return "" if s is None or s != s else str(s).strip().upper()  # NaN != NaN
     text = s.upper().replace("&", " AND ")
+    if _FRACTION_CHARS.search(text):
+        text = _FRACTION_CHARS.sub(lambda m: _FRACTIONS[m.group(0)], text)
+    text = _DECIMAL_POINT.sub(" ", text)
     text = _DROP.sub("", text)
     text = _SEPARATORS.sub(" ", text)
     return _SPACES.sub(" ", text).strip()
@@ -352,9 +362,10 @@ def _normalize_address_tokens(tokens: list[str]) -> str:
         if rest and re.fullmatch(r"\d+/\d+", rest[0]):
             number.append(rest[0])
             rest = rest[1:]
-    # units: "APT 3", "# 3", "#3" and all after
+    # units: "APT 3", "# 3", "#3" and all after; a unit word first is part of
+    # the street's name ("12 Ste Marie Rd"), not a unit
     for i, t in enumerate(rest):
-        if t in _UNIT_WORDS or t.startswith("#"):
+        if (t in _UNIT_WORDS and i > 0) or t.startswith("#"):
             rest = rest[:i]
             break
     rest = [_ORDINALS.get(t, t) for t in rest]
@@ -427,6 +438,29 @@ def normalize_address_text(s: str) -> str:
     head = s.split(",", 1)[0]
     head = re.sub(r"#\s*", " #", head.upper())
     return _normalize_address_tokens(_clean(head).split())
+
+
+@lru_cache(maxsize=200_000)
+def address_unit(s: str) -> str:
+    """The unit of a free-text address: ``"12 Main St Apt 3"`` -> ``"3"`` (``""`` for none).
+
+    The part :func:`normalize_address_text` drops (``Apt 3``, ``#3``, ``Unit B``,
+    ``Ste 200``), without its designator word: two dwellings of one building
+    have one address key and two units.
+    """
+    if not isinstance(s, str):
+        return ""
+    head = re.sub(r"#\s*", " #", s.split(",", 1)[0].upper())
+    tokens = _clean(head).split()
+    start = 1 if tokens and any(c.isdigit() for c in tokens[0]) else 0
+    if start < len(tokens) and re.fullmatch(r"\d+/\d+", tokens[start]):
+        start += 1
+    for i in range(start, len(tokens)):
+        t = tokens[i]
+        if (t in _UNIT_WORDS and i > start) or t.startswith("#"):
+            unit = [u.lstrip("#") for u in tokens[i:] if u not in _UNIT_WORDS]
+            return " ".join(u for u in unit if u)
+    return ""
 
 
 #: A free-text address that starts with a plain house number: the number, the rest.

@@ -22,7 +22,9 @@ that cannot be placed is listed for review, not guessed"):
 * nothing else is tried (no fuzzy street names, no nearest house number).
 
 Reasons for an unplaced address (column ``reason``): ``"no_address"`` (blank),
-``"no_match"`` (no parcel has that situs), ``"ambiguous"`` (several have).
+``"no_number"`` (no house number: which house on the street is not said, even
+where one parcel of it has no number either), ``"no_match"`` (no parcel has
+that situs), ``"ambiguous"`` (several have).
 """
 
 from __future__ import annotations
@@ -59,13 +61,14 @@ PLACEMENT_COLUMNS: tuple[str, ...] = (
     "placed",  # bool
     "fraction",  # float64: the parcel's fraction_in_territory; 0.0 when absent, NaN if unplaced
     "inside",  # bool: placed and fraction >= threshold
-    "reason",  # "" when placed, else no_address | no_match | ambiguous | no_polygon
+    "reason",  # "" when placed, else no_address | no_number | no_match | ambiguous | no_polygon
     "candidates",  # int64: parcels whose situs equals the address
     "address_norm",  # the normalised address that was matched
 )
 
 REASON_NO_ADDRESS = "no_address"
 REASON_NO_MATCH = "no_match"
+REASON_NO_NUMBER = "no_number"
 REASON_AMBIGUOUS = "ambiguous"
 REASON_NO_POLYGON = "no_polygon"
 
@@ -301,7 +304,10 @@ def place_addresses(
         tied = key.isna() & (n_candidates > 1) & (town != "")
         if tied.any():
             key = key.where(~tied, (norm + "|" + town).map(index.in_town))
-    placed = key.notna() & (norm != "")
+    # a house number first ("12 …", "7 1/2 …"): without one, which house on the
+    # street is not said, and it is not guessed
+    numbered = norm.str.match(r"[0-9]").fillna(False).astype(bool)
+    placed = key.notna() & (norm != "") & numbered
     key_text = key.where(placed, "").astype(str)
 
     frac_map = fractions.astype("float64")
@@ -312,8 +318,8 @@ def place_addresses(
 
     reason = pd.Series(
         np.select(
-            [norm == "", placed, n_candidates > 1],
-            [REASON_NO_ADDRESS, "", REASON_AMBIGUOUS],
+            [norm == "", placed, ~numbered, n_candidates > 1],
+            [REASON_NO_ADDRESS, "", REASON_NO_NUMBER, REASON_AMBIGUOUS],
             default=REASON_NO_MATCH,
         ),
         index=addresses.index,
