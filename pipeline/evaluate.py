@@ -1332,7 +1332,11 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
     inputs = prepared.inputs
     return Evaluation(
         summary=assessment.summary,
-        parcels=_parcel_schedule(assessment.schedule, prepared.policy.value_basis),
+        parcels=_parcel_schedule(
+            assessment.schedule,
+            prepared.policy.value_basis,
+            credited=bool((assessment.summary.get("owner_test") or {}).get("applies")),
+        ),
         signatures=value_differences(
             _signature_schedule(
                 prepared.signatures,
@@ -1341,6 +1345,7 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
                 assessment.resident_lines,
                 filed_on=inputs.filed_on,
                 voters_given=inputs.voters is not None,
+                tested=_bases_tested(assessment.summary),
             ),
             prepared.signatures,
             owner_matches=prepared.matches,
@@ -1394,12 +1399,44 @@ def _unplaced_voters(
     return out.loc[:, list(UNPLACED_VOTER_COLUMNS)].reset_index(drop=True)
 
 
-def _parcel_schedule(schedule: pd.DataFrame, value_basis: str) -> pd.DataFrame:
+def _parcel_schedule(
+    schedule: pd.DataFrame, value_basis: str, *, credited: bool = True
+) -> pd.DataFrame:
+    """The parcel schedule (``credited`` false: no owner test, so no signer credit)."""
     out = schedule.copy()
+    if not credited:  # the owner pages count toward nothing (see _bases_tested)
+        out["signing_owners"] = ""
+        out["signer_credit_assessed"] = 0.0
+        out["signer_credit_full"] = 0.0
     out["value_basis"] = value_basis
     out["roll_row"] = out["source_row"]
     out = out.sort_values(["town_swis", "swis_code", PARCEL_KEY], kind="stable")
     return out.loc[:, list(PARCEL_SCHEDULE_COLUMNS)].reset_index(drop=True)
+
+
+def _bases_tested(summary: Mapping[str, Any]) -> dict[str, str]:
+    """Page bases whose test does not apply, with the reason (for their lines' note).
+
+    An owner page counts only where the owner test applies (alleged, and the
+    regime allows it: not from 2024); a resident page only where the resident
+    test applies.
+    """
+    out: dict[str, str] = {}
+    regime = str(summary.get("regime", ""))
+    codes = {d.get("code") for d in summary.get("deficiencies") or []}
+    if not (summary.get("owner_test") or {}).get("applies"):
+        out["owners"] = (
+            f"an owner page, but regime {regime} has no owner route: the line counts toward nothing"
+            if "owner_basis_not_allowed" in codes
+            else "an owner page, but the petition does not allege the owners basis "
+            "(§ 2-202.1.a(2)): the line counts toward nothing"
+        )
+    if not (summary.get("resident_test") or {}).get("applies"):
+        out["residents"] = (
+            "a resident page, but the petition does not allege the residents basis "
+            "(§ 2-202.1.a(1)): the line counts toward nothing"
+        )
+    return out
 
 
 def _signature_schedule(
@@ -1410,7 +1447,9 @@ def _signature_schedule(
     *,
     filed_on: dt.date | None = None,
     voters_given: bool = True,
+    tested: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
+    """One row per signature line (``tested``: see :func:`_bases_tested`)."""
     if signatures.empty:
         return pd.DataFrame(columns=list(SIGNATURE_SCHEDULE_COLUMNS))
     basis = signatures["page"].map(pages.set_index("page")["basis"]).fillna("")
@@ -1459,6 +1498,15 @@ def _signature_schedule(
             base["note"],
         )
     base["status"] = base["status"].fillna("page_defect")
+    # a line of a basis the petition does not stand on counts toward nothing:
+    # not counted, credit 0 (the contract: "a line that is not counted has
+    # credit 0"), and its note says why
+    for page_basis, why in (tested or {}).items():
+        idle = ((basis == page_basis) & (base["status"] == "counted")).to_numpy()
+        if idle.any():
+            base.loc[idle, "status"] = "page_defect"
+            base.loc[idle, ["credit_assessed", "credit_full"]] = 0.0
+            base.loc[idle, "note"] = why
     base["matched_to"] = base["matched_to"].fillna("")
     base["match_score"] = pd.to_numeric(base["match_score"], errors="coerce").fillna(0.0)
     base["note"] = base["note"].fillna("")

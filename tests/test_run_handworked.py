@@ -1149,3 +1149,24 @@ def test_territory_in_a_town_without_a_towns_table_is_bad_input(tmp_path: Path) 
     for part in ("parcels.gpkg", "feature 3", "SWIS", "town 104600", "50.0%"):
         assert part in proc.stderr, proc.stderr
     assert not out.exists()
+
+
+def test_owner_pages_count_toward_nothing_where_the_owner_test_does_not_apply(
+    tmp_path: Path,
+) -> None:
+    # filed 2024-02-01: the 2024 law has no owner route, so the owner test does
+    # not apply. John Smith and Mary Jones signed owner pages: their lines count
+    # toward nothing (page_defect, credit 0, a note why), and the parcel
+    # schedule credits no signer (0 everywhere)
+    root = tmp_path / "p"
+    config = make_petition(root)
+    config.write_text(config.read_text().replace("filed_on = 2023-06-01", "filed_on = 2024-02-01"))
+    out = run_ok(config, tmp_path / "results")
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["regime"] == "2024" and summary["owner_test"]["applies"] is False
+    sigs = pd.read_csv(out / "signatures.csv")
+    assert sigs["status"].tolist() == ["page_defect", "page_defect"]
+    assert sigs["credit_assessed"].tolist() == [0.0, 0.0]
+    assert all("no owner route" in n for n in sigs["note"])
+    parcels = pd.read_csv(out / "parcels.csv")
+    assert (parcels["signer_credit_assessed"] == 0).all()
