@@ -312,9 +312,16 @@ def prepare(
             )
 
         voters = inputs.voters
-        voter_place = (
-            place(voter_addresses(voters), column(voters, "RCITY")) if voters is not None else None
-        )
+        voter_place = None
+        if voters is not None:
+            # the voter's town: TOWNCITY (the town of residence the board
+            # records) when it names a town of the petition, else RCITY (the
+            # postal city, which often is the town's name)
+            towncity = column(voters, "TOWNCITY")
+            named = town_codes(towncity, town_names) != ""
+            voter_place = place(
+                voter_addresses(voters), towncity.where(named, column(voters, "RCITY"))
+            )
         inh = inputs.inhabitants
         inhabitant_place = place(inh["address"], column(inh, "town")) if inh is not None else None
         designee_rows = tuple(

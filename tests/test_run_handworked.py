@@ -1170,3 +1170,23 @@ def test_owner_pages_count_toward_nothing_where_the_owner_test_does_not_apply(
     assert all("no owner route" in n for n in sigs["note"])
     parcels = pd.read_csv(out / "parcels.csv")
     assert (parcels["signer_credit_assessed"] == 0).all()
+
+
+def test_a_voters_town_is_the_boards_towncity_before_the_postal_city(tmp_path: Path) -> None:
+    # "1 Main St" is Harlow's A1 (inside) and, here, Brinton's B2 too (wholly
+    # outside). The voter lives in Harlow (TOWNCITY) with a Brinton postal city
+    # (RCITY): placed on A1, inside: 1 qualified voter (not 0, as by RCITY)
+    root = tmp_path / "p"
+    config = make_petition(root)
+    roll_b = root / "roll-b.csv"
+    roll_b.write_text(roll_b.read_text().replace("2.-1-2,4,Main,St", "2.-1-2,1,Main,St"))
+    (root / "voters.csv").write_text(
+        "LASTNAME,FIRSTNAME,RADDNUMBER,RSTREETNAME,RCITY,TOWNCITY,STATUS,SBOEID\n"
+        "ROE,ANN,1,MAIN ST,BRINTON,HARLOW,A,NY000000000000000001\n"
+    )
+    text = config.read_text().replace('bases = ["owners"]', 'bases = ["owners", "residents"]')
+    config.write_text(text + '\n[voters]\nfile = "voters.csv"\n')
+    out = run_ok(config, tmp_path / "results")
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["resident_test"]["qualified_voters"] == 1
+    assert summary["resident_test"]["voters_unplaced"] == 0
