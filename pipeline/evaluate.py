@@ -70,7 +70,12 @@ from pipeline.people.placement import (
     unplace_unmapped,
 )
 from pipeline.people.review import review_queue, stale_decisions, value_differences
-from pipeline.people.voters import match_resident_lines, resident_test, voter_addresses
+from pipeline.people.voters import (
+    match_resident_lines,
+    resident_test,
+    unplaced_voters_warning,
+    voter_addresses,
+)
 from pipeline.quality import data_quality
 from pipeline.tools.processes import Forked, fork_call, run_here
 from pipeline.valuation import apportion_values, credit_signers, equalize, owner_test
@@ -1255,6 +1260,7 @@ def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame
             filed_on=inputs.filed_on,
             matches=prepared.resident_matches,
         )
+        warnings += unplaced_voters_warning(rtest)
     else:
         rtest, rdef = resident_absent(prepared, warnings)
         resident_lines = pd.DataFrame(columns=list(_RESIDENT_LINES))

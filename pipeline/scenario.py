@@ -73,7 +73,7 @@ from pipeline.geometry.territory import shares_area
 from pipeline.law.checks import designees_check, inhabitant_schedule, population_check
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.model import PetitionInputs
-from pipeline.people.voters import resident_test
+from pipeline.people.voters import resident_test, unplaced_voters_warning
 from pipeline.tools.numbers import percent_text
 from pipeline.valuation import apportion_values, credit_signers, equalize, owner_test
 
@@ -758,6 +758,7 @@ class Scenario:
             rtest, rdef = self._resident(
                 b.voters.fraction(fr.fraction) >= th, b.lines.fraction(fr.fraction) >= th
             )
+            warnings += unplaced_voters_warning(rtest)
         else:
             rtest, rdef = resident_absent(prep, warnings)
         if b.inhabitants is not None:

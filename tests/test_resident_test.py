@@ -407,3 +407,36 @@ def test_a_line_signed_after_the_affidavit_or_the_filing_does_not_count() -> Non
     assert "after the witness's affidavit sworn on 2023-05-03" in lines["note"].iloc[1]
     assert "after the petition was filed on 2023-06-01" in lines["note"].iloc[2]
     assert summary["qualifying_signers"] == 1 and summary["percent"] == 25.0
+
+
+def test_unplaced_voters_that_could_change_the_verdict_are_warned_about() -> None:
+    # 1 signer of 5 qualified voters = 20 %: passes. 4 voters of a counted status
+    # could not be placed: had they lived in the territory, 1 of 9 = 11.1111 %
+    # fails, so the verdict rests on their review. With 1 unplaced: 1 of 6 =
+    # 16.7 % also fails; with 0 unplaced, or a failing test, no warning
+    from pipeline.people.voters import unplaced_voters_warning
+
+    test = {
+        "applies": True,
+        "passes": True,
+        "qualified_voters": 5,
+        "qualifying_signers": 1,
+        "required_percent": 20.0,
+        "voters_unplaced_counted_status": 4,
+    }
+    (warning,) = unplaced_voters_warning(test)
+    assert "1 of 9 = 11.1111 %" in warning
+    assert unplaced_voters_warning({**test, "voters_unplaced_counted_status": 0}) == []
+    assert unplaced_voters_warning({**test, "passes": False}) == []
+    # 3 signers of 10: 30 %; 5 unplaced: 3 of 15 = 20 %, still passes: no warning
+    assert (
+        unplaced_voters_warning(
+            {
+                **test,
+                "qualified_voters": 10,
+                "qualifying_signers": 3,
+                "voters_unplaced_counted_status": 5,
+            }
+        )
+        == []
+    )

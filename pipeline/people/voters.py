@@ -37,7 +37,7 @@ placed), ``page_defect`` (a line without a name or without an address,
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import numpy as np
@@ -430,7 +430,10 @@ def resident_test(
     required = float(regime.resident_percent)
     quals = qualified_voters(voters, statuses=statuses, placement=placement)
     n_qualified = len(quals)
-    voters_unplaced = int((~placement["placed"].reindex(voters.index).fillna(False)).sum())
+    unplaced = ~placement["placed"].reindex(voters.index).fillna(False).astype(bool)
+    voters_unplaced = int(unplaced.sum())
+    counted_status = _col(voters, "STATUS").str.upper().isin(_statuses(statuses))
+    unplaced_counted = int((unplaced & counted_status).sum())
 
     res = _resident_page_lines(signatures, pages)
     if len(res):
@@ -470,8 +473,33 @@ def resident_test(
         "passes": bool(passes) if alleged else None,
         "required_percent": required,
         "voters_unplaced": voters_unplaced,
+        "voters_unplaced_counted_status": unplaced_counted,
     }
     return summary, lines, defs
+
+
+def unplaced_voters_warning(test: Mapping[str, Any]) -> list[str]:
+    """A warning when the voters that could not be placed could change the verdict.
+
+    Rules § 3: a voter that cannot be placed is listed for review, not guessed,
+    so the test counts only the voters placed inside. Where the test passes but
+    would fail had every unplaced voter of a counted status lived in the
+    territory (:math:`100 N / (Q + U) <` the percent required), the verdict
+    rests on that review (``voters-unplaced.csv``).
+    """
+    if not test.get("applies") or not test.get("passes"):
+        return []
+    u = int(test.get("voters_unplaced_counted_status") or 0)
+    q, n = int(test.get("qualified_voters") or 0), int(test.get("qualifying_signers") or 0)
+    required = float(test.get("required_percent") or 0.0)
+    if u == 0 or 100.0 * n / (q + u) >= required:
+        return []
+    return [
+        f"{u} voter(s) of a counted status could not be placed (voters-unplaced.csv); the "
+        f"resident test passes with {n} of {q} qualified voters, but had they all lived in "
+        f"the territory it would be {n} of {q + u} = {percent_text(100.0 * n / (q + u))} %, "
+        f"under the {required:g} % required: the verdict rests on their review (rules § 3)"
+    ]
 
 
 def _resident_page_lines(signatures: pd.DataFrame, pages: pd.DataFrame) -> pd.DataFrame:
