@@ -588,3 +588,13 @@ def test_a_straddle_threshold_of_zero_is_refused(tmp_path: Any) -> None:
     config.write_text(config.read_text() + "\n[policy]\nstraddle_voter_threshold = 0\n")
     with pytest.raises(InputError, match="straddle_voter_threshold"):
         load_config(config)
+
+
+def test_no_list_of_inhabitants_is_a_deficiency_of_c2() -> None:
+    # no list annexed: no inhabitant counted (0 < 500) and the petition lacks
+    # the list § 2-202.1.c(2) asks for
+    empty = pd.DataFrame(columns=["name", "address", "town", "source_row"])
+    part, defs = population_check(empty, _placement([]), regime=PRE)
+    assert part["regular_inhabitants"] == 0
+    assert codes(defs) == ["population_below_minimum", "inhabitants_list_missing"]
+    assert [d["paragraph"] for d in defs] == ["2-200", "2-202.1.c(2)"]

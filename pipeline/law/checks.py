@@ -429,7 +429,8 @@ def population_check(
         ``{"regular_inhabitants", "minimum", "passes", "outside", "duplicates",
         "unplaced", "without_name", "anonymised"}``.
     deficiencies : list of dict
-        ``population_below_minimum``; with it, ``inhabitants_unplaced`` when
+        ``population_below_minimum``; ``inhabitants_list_missing`` (c(2)) when
+        the list has no entry (none was given); with a shortfall, ``inhabitants_unplaced`` when
         entries cannot be placed (they are listed for review, not guessed,
         and could make up the shortfall). With enough persons placed, the
         unplaced entries are only reported (``unplaced``).
@@ -456,6 +457,15 @@ def population_check(
                 "population_below_minimum",
                 f"{inside} regular inhabitant(s) placed in the territory, fewer than "
                 f"the {minimum} required",
+            )
+        )
+    if not len(inhabitants):
+        # the petition must annex the list (c(2)); without it no inhabitant is counted
+        defs.append(
+            deficiency_for(
+                "inhabitants_list_missing",
+                "no list of the names and addresses of the regular inhabitants is annexed "
+                "(config [inhabitants] file)",
             )
         )
     unplaced = sched.loc[sched["status"] == "unplaced"]

@@ -44,6 +44,7 @@ PARAGRAPHS: Mapping[str, str] = MappingProxyType(
         "designees_invalid": "2-202.1.b(5)",
         # § 2-202.1.c: exhibits
         "inhabitants_unplaced": "2-202.1.c(2)",
+        "inhabitants_list_missing": "2-202.1.c(2)",
         # § 2-202.1.e: execution of the petition
         "line_without_address": "2-202.1.e(3)",
         "line_without_town": "2-202.1.e(3)",
@@ -116,4 +117,5 @@ _WHERE: dict[str, str] = {
     "includes_existing_village": "territory",
     "no_signatures": "resident pages",
     "owner_basis_not_allowed": "petition",
+    "inhabitants_list_missing": "petition",
 }
