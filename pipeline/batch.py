@@ -70,9 +70,14 @@ class BatchResult:
 
 
 def _share_key(config: PetitionConfig, working_crs: str) -> str:
-    """What must be equal for two configs to share one load (all but the territory)."""
+    """What must be equal for two configs to share one load (all but the boundary).
+
+    The rest of ``[territory]`` (villages, district and the coterminous claim,
+    streets, crs) is read with the inputs and shapes the tests: configs that
+    differ in it are loaded apart.
+    """
     data = config.resolved()
-    data.pop("territory", None)
+    data["territory"] = {k: v for k, v in data["territory"].items() if k != "boundary"}
     data.pop("output", None)
     data["petition"] = {k: v for k, v in data["petition"].items() if k != "name"}
     if config.source is not None:

@@ -1211,10 +1211,23 @@ def _override_outside(inputs: PetitionInputs, fractions: pd.DataFrame) -> list[s
     return sorted(set(rows["swis_code"].astype("str") + ":" + rows["print_key_code"].astype("str")))
 
 
+def notes_for(inputs: PetitionInputs, territory: BaseGeometry) -> list[str]:
+    """The readers' notes that belong to a run on ``territory``.
+
+    The repairs of the config's territory boundary are notes of that
+    territory only: an alternative (a batch row, an edited scenario) has its
+    own boundary, and its own repairs are the caller's to add.
+    """
+    if territory is inputs.territory or not inputs.territory_notes:
+        return list(inputs.notes)
+    drop = set(inputs.territory_notes)
+    return [n for n in inputs.notes if n not in drop]
+
+
 def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame) -> Assessment:
     """:func:`assess`, its input errors naming labels of inputs (not files)."""
     inputs, policy, regime = prepared.inputs, prepared.policy, prepared.regime
-    warnings: list[str] = list(inputs.notes)
+    warnings: list[str] = notes_for(inputs, territory)
     warnings += stale_overrides(_override_outside(inputs, fractions))
     territory_sq_mi = geodesic_area_sq_mi(territory, inputs.working_crs)
 

@@ -74,3 +74,10 @@ class PetitionInputs:
     #: (``"signatures.town"``, ``"signatures.signed_on"``, ``"pages.sworn_on"``):
     #: the checks on them do not run, and a warning says so.
     unrecorded: frozenset[str] = frozenset()
+    #: The notes (of :attr:`notes`) about the config's territory boundary (its
+    #: repairs): an alternative boundary has its own, not these.
+    territory_notes: tuple[str, ...] = ()
+    #: Polygons of towns the config does not list (``swis``, ``print_key``,
+    #: ``source_row``, ``layer`` (the file), geometry): set aside, but no
+    #: territory may take in one of them (:func:`pipeline.io.load.check_unlisted_towns`).
+    unlisted_parcels: gpd.GeoDataFrame | None = None

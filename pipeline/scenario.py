@@ -51,12 +51,14 @@ from shapely.geometry.base import BaseGeometry
 
 from pipeline.config import PolicySection, load_config
 from pipeline.engines import FractionEngine
+from pipeline.errors import files_named
 from pipeline.evaluate import (
     Assessment,
     Prepared,
     assess,
     evaluate,
     finish_summary,
+    notes_for,
     owner_part,
     part_areas,
     prepare,
@@ -69,13 +71,19 @@ from pipeline.frames import PARCEL_KEY
 from pipeline.geometry import apportion
 from pipeline.geometry.apportion import polygonal
 from pipeline.geometry.area import geodesic_area_sq_mi
-from pipeline.geometry.territory import shares_area
+from pipeline.geometry.territory import check_unlisted_towns, shares_area
 from pipeline.law.checks import designees_check, inhabitant_schedule, population_check
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.model import PetitionInputs
 from pipeline.people.voters import resident_test, unplaced_voters_warning
 from pipeline.tools.numbers import percent_text
-from pipeline.valuation import apportion_values, credit_signers, equalize, owner_test
+from pipeline.valuation import (
+    PASS_REL_TOL,
+    apportion_values,
+    credit_signers,
+    equalize,
+    owner_test,
+)
 
 __all__ = [
     "Scenario",
@@ -640,11 +648,20 @@ class Scenario:
     def _assessment(self) -> Assessment:
         """:func:`pipeline.evaluate.assess` of this territory with the cached fractions."""
         if "assessment" not in self._cache:
+            self._check_unlisted()
             b = self._base
             fr = self._fr.frame(b.keys)[["fraction_in_territory", "fraction_source"]]
             self._cache["assessment"] = assess(b.prep, self.territory, fr)
         out: Assessment = self._cache["assessment"]
         return out
+
+    def _check_unlisted(self) -> None:
+        """As the run: the territory may take in no parcel of a town the config omits."""
+        inputs = self._base.inputs
+        if self.territory is not inputs.territory:  # the config's was checked on loading
+            check_unlisted_towns(
+                inputs.unlisted_parcels, self.territory, self._base.policy.sliver_tolerance
+            )
 
     def schedule(self) -> pd.DataFrame:
         """The territory's valuation schedule (credit_signers' output, roll order)."""
@@ -667,7 +684,9 @@ class Scenario:
         :func:`~pipeline.evaluate.assess`, which raises the input error.
         """
         if "summary" not in self._cache:
-            self._cache["summary"] = self._fast_summary()
+            self._check_unlisted()
+            with files_named(self._base.inputs.sources):  # errors name files, as the run's
+                self._cache["summary"] = self._fast_summary()
         summary: dict[str, Any] = self._cache["summary"]
         return summary
 
@@ -718,7 +737,7 @@ class Scenario:
             )
         schedule = pd.DataFrame(rows, columns=_PART_SUM_COLUMNS)
 
-        warnings: list[str] = list(inputs.notes)
+        warnings: list[str] = notes_for(b.inputs, self.territory)
         # as the run: overridden parcels whose polygon misses the territory
         away = np.flatnonzero(b.has_override & mapped & (geo == 0.0) & ~fr.sliver[safe])
         if len(away):
@@ -737,6 +756,7 @@ class Scenario:
             return pd.DataFrame(
                 {
                     PARCEL_KEY: inputs.roll[PARCEL_KEY].astype("str").to_numpy()[rec],
+                    "print_key_code": inputs.roll["print_key_code"].astype("str").to_numpy()[rec],
                     "town_swis": np.asarray(b.town_ids, dtype=object)[town],
                     "fraction_in_territory": fraction,
                     "fraction_source": src,
@@ -969,6 +989,9 @@ def margins(scenario: Scenario) -> pd.DataFrame:
         negative = short), ``unit``, ``more_signer_value`` and
         ``less_nonsigner_value`` (owner tests: dollars of the test's value
         basis), ``more_signers`` (resident test), ``what_it_would_take``.
+        With several towns the ``owner test`` row is the overall percent's own
+        verdict (more than half of the full value in all); the test passes only
+        when that row and every part's row pass.
 
     Notes
     -----
@@ -986,7 +1009,12 @@ def margins(scenario: Scenario) -> pd.DataFrame:
     if ot.get("applies"):
         unit = "dollars of full value" if ot["value_basis"] == "full" else "dollars assessed"
         tot, sig = float(ot["total_value"]), float(ot["signer_value"])
-        rows.append(_owner_row("owner test", tot, sig, ot["percent"], ot["passes"], unit))
+        # the overall row is the overall percent's own verdict; with several
+        # towns each part has its row, and the test passes only when all do
+        overall = bool(ot["passes"]) or (
+            ot["value_basis"] == "full" and 2.0 * sig - tot > PASS_REL_TOL * tot
+        )
+        rows.append(_owner_row("owner test", tot, sig, ot["percent"], overall, unit))
         if ot["value_basis"] == "full":
             for p in ot["parts"]:
                 rows.append(

@@ -172,3 +172,49 @@ def test_batch_command(petition, tmp_path: Path) -> None:
     )
     assert bad.exit_code == 2
     assert "no boundary file" in bad.stderr
+
+
+def test_configs_differing_in_their_villages_are_loaded_apart(petition, tmp_path: Path) -> None:
+    # "west" again, with a village polygon over x 300..400 (a real part of the
+    # territory): that config is loaded on its own, and its row carries the
+    # deficiency its own run gives; the plain "east" row does not
+    cfgs = petition["configs"]
+    root = cfgs["west"].parent
+    gpd.GeoDataFrame(geometry=[_b(300, 0, 400, 500)], crs=CRS).to_file(
+        root / "village-w.geojson", driver="GeoJSON"
+    )
+    with_village = root / "petition-west-village.toml"
+    with_village.write_text(
+        cfgs["west"]
+        .read_text()
+        .replace(
+            'boundary = "alternatives/west.geojson"\n',
+            'boundary = "alternatives/west.geojson"\nvillages = "village-w.geojson"\n',
+        )
+    )
+    result = run_batch([cfgs["east"], with_village])
+    assert result.loads == 2
+    east, west = (r.summary for r in result.rows)
+    assert west["territory"]["includes_existing_village"] is True
+    assert "includes_existing_village" in [d["code"] for d in west["deficiencies"]]
+    assert east["territory"]["includes_existing_village"] is False
+
+
+def test_an_alternative_into_a_town_without_a_table_is_bad_input(petition, tmp_path: Path) -> None:
+    # a third town's lot (SWIS 1050xx) beside the territory, on the parcel layer:
+    # the config's territory misses it, an alternative taking it in is bad input,
+    # as its own run would be (its value would be missing from the owner test)
+    from pipeline.scenario import Scenario
+
+    root = tmp_path / "p"
+    config = make_petition(root)
+    layer = gpd.read_file(root / "parcels.gpkg")
+    extra = gpd.GeoDataFrame(
+        {"SWIS": ["105089"], "PRINT_KEY": ["5.-5-5"]}, geometry=[_b(0, -600, 500, -100)], crs=CRS
+    )
+    pd.concat([layer, extra], ignore_index=True).to_file(root / "parcels.gpkg", driver="GPKG")
+    base = Scenario.from_config(config)
+    assert base.results()["owner_test"]["applies"] is True
+    grown = base.add_polygon(_b(0, -600, 500, 0))
+    with pytest.raises(InputError, match="town 105000 has no \\[\\[towns\\]\\] table"):
+        grown.results()

@@ -351,3 +351,41 @@ def test_sample_swing_and_blocks(sample: Scenario) -> None:
     assert m.loc["resident test", "more_signers"] == max(
         math.ceil(0.2 * rt["qualified_voters"]) - rt["qualifying_signers"], 0
     )
+
+
+def test_margins_overall_row_is_the_overall_verdict(tmp_path: Path) -> None:
+    # the hand-worked petition: full values 100,000 + 50,000 (Harlow, rate 100)
+    # and 40,000 (Brinton B1 half in, 20,000 at rate 50); signers John (100,000)
+    # and Mary (half of A2: 25,000): 125,000 of 190,000 = 65.8 % overall, more
+    # than half (margin 2 x 125,000 - 190,000 = 60,000), but Brinton's part is
+    # 0 of 40,000: the test fails on that part's row alone
+    from test_run_handworked import make_petition
+
+    from pipeline.scenario import margins, what_it_would_take
+
+    sc = Scenario.from_config(make_petition(tmp_path / "p"))
+    assert sc.results()["owner_test"]["passes"] is False
+    m = margins(sc).set_index("test")
+    assert bool(m.loc["owner test", "passes"]) is True
+    assert m.loc["owner test", "margin"] == pytest.approx(60_000.0)
+    assert bool(m.loc["owner test, part 104600", "passes"]) is False
+    assert m.loc["owner test, part 104600", "more_signer_value"] == pytest.approx(40_000.0)
+    assert not any(w.startswith("owner test:") for w in what_it_would_take(sc))
+
+
+def test_the_config_territorys_repairs_are_not_an_alternatives(tmp_path: Path) -> None:
+    # a note about repairing the config's boundary belongs to that territory
+    # only; an alternative (batch row, edited scenario) has its own boundary
+    import dataclasses
+
+    from test_run_handworked import make_petition
+
+    from pipeline.config import load_config
+    from pipeline.evaluate import notes_for
+    from pipeline.io.load import load_inputs
+
+    inputs = load_inputs(load_config(make_petition(tmp_path / "p")))
+    note = "territory.geojson feature 1: self-intersection repaired"
+    inputs = dataclasses.replace(inputs, notes=[*inputs.notes, note], territory_notes=(note,))
+    assert note in notes_for(inputs, inputs.territory)
+    assert note not in notes_for(inputs, shapely.box(0, 0, 1, 1))

@@ -15,9 +15,17 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from pipeline.geometry.apportion import polygonal
+from pipeline.errors import InputError
+from pipeline.geometry.apportion import apportion, polygonal
+from pipeline.keys import town_of_swis
 
-__all__ = ["TownParts", "shares_area", "town_parts", "union_territory"]
+__all__ = [
+    "TownParts",
+    "check_unlisted_towns",
+    "shares_area",
+    "town_parts",
+    "union_territory",
+]
 
 _POLYGONAL = (shapely.GeometryType.POLYGON, shapely.GeometryType.MULTIPOLYGON)
 
@@ -158,3 +166,37 @@ def town_parts(
         overlap = sum(p.area for p in parts.values()) - shapely.union_all(list(parts.values())).area
         overlap = max(overlap, 0.0)
     return TownParts(parts, uncovered, float(uncovered.area), float(overlap))
+
+
+def check_unlisted_towns(others: gpd.GeoDataFrame | None, territory: Any, tolerance: float) -> None:
+    """A parcel of a town the config does not list may not lie in the territory.
+
+    Its value would silently be missing from the owner test (§ 2-202.1.a(2)): the
+    territory then lies in a town without a ``[[towns]]`` table. Overlaps under
+    the sliver tolerance (digitising noise along a town line) are let through.
+    ``others``: :attr:`pipeline.model.PetitionInputs.unlisted_parcels` (its
+    spatial index is built once and kept, so that each alternative territory
+    of a batch or a scenario is checked in a tree query).
+    """
+    if others is None or others.empty:
+        return
+    hit = np.unique(others.sindex.query(territory, predicate="intersects"))
+    if not len(hit):
+        return
+    near = others.iloc[hit]
+    frac = apportion(near.geometry, territory)["raw_fraction"].to_numpy()
+    # as the apportionment snaps: only an overlap smaller than the tolerance is
+    # noise; one exactly at it is a real part of the parcel
+    inside = frac >= tolerance if tolerance > 0 else frac > 1e-9
+    if not inside.any():
+        return
+    first = near.loc[inside].iloc[0]
+    town = town_of_swis(str(first["swis"]))
+    raise InputError(
+        first["layer"],
+        f"parcel {first['swis']} {first['print_key']} of town {town} lies "
+        f"{float(frac[inside][0]):.1%} in the territory, but town {town} has no [[towns]] "
+        f"table in the config ({int(inside.sum())} such parcels): add the town with its roll",
+        feature=int(first["source_row"]),
+        column="SWIS",
+    )

@@ -34,9 +34,9 @@ from pipeline.errors import (
     town_boundary_label,
 )
 from pipeline.frames import PARCEL_KEY, SOURCE_ROW
-from pipeline.geometry import apportion, union_territory
+from pipeline.geometry import union_territory
 from pipeline.geometry.area import suits_place, working_crs_for
-from pipeline.geometry.territory import shares_area
+from pipeline.geometry.territory import check_unlisted_towns, shares_area
 from pipeline.io import (
     read_apportionment_overrides,
     read_boundary,
@@ -54,7 +54,6 @@ from pipeline.io import (
 from pipeline.io._tables import check_signatures_against_pages
 from pipeline.io._vector import layer_crs
 from pipeline.io.history import _year_of_name, _years_in_file, roll_years
-from pipeline.keys import town_of_swis
 from pipeline.law.regimes import regime_for, regime_notes
 from pipeline.model import Designee, PetitionInputs, Town
 from pipeline.valuation import roll_year_for, select_rate
@@ -433,39 +432,6 @@ def _check_parcel_on_one_roll(roll: pd.DataFrame, row_files: npt.NDArray[np.obje
     )
 
 
-def _check_unlisted_towns(
-    others: gpd.GeoDataFrame, territory: Any, path: Path, config: PetitionConfig
-) -> None:
-    """A parcel of a town the config does not list may not lie in the territory.
-
-    Its value would silently be missing from the owner test (§ 2-202.1.a(2)): the
-    territory then lies in a town without a ``[[towns]]`` table. Overlaps under
-    the sliver tolerance (digitising noise along a town line) are let through.
-    """
-    if others.empty:
-        return
-    near = others.loc[others.intersects(territory).to_numpy()]
-    if near.empty:
-        return
-    frac = apportion(near.geometry, territory)["raw_fraction"].to_numpy()
-    # as the apportionment snaps: only an overlap smaller than the tolerance is
-    # noise; one exactly at it is a real part of the parcel
-    tol = config.policy.sliver_tolerance
-    inside = frac >= tol if tol > 0 else frac > 1e-9
-    if not inside.any():
-        return
-    first = near.loc[inside].iloc[0]
-    town = town_of_swis(str(first["swis"]))
-    raise InputError(
-        path,
-        f"parcel {first['swis']} {first['print_key']} of town {town} lies "
-        f"{float(frac[inside][0]):.1%} in the territory, but town {town} has no [[towns]] "
-        f"table in the config ({int(inside.sum())} such parcels): add the town with its roll",
-        feature=int(first["source_row"]),
-        column="SWIS",
-    )
-
-
 def _ownership_overrides(path: Path, roll: pd.DataFrame) -> pd.DataFrame:
     """:func:`read_ownership_overrides`, each parcel on a roll of the petition."""
     overrides = read_ownership_overrides(path)
@@ -541,6 +507,7 @@ def load_inputs(
     except ValueError as exc:
         raise InputError(config.territory.boundary, str(exc)) from None
     notes.extend(union_notes)
+    territory_notes = (*repairs, *union_notes)
 
     def polygons_of(path: Path | None, what: str) -> Any:
         """The union of an optional polygon layer (district, villages), or None."""
@@ -633,11 +600,14 @@ def load_inputs(
     _check_parcel_on_one_roll(roll, np.concatenate(roll_files))
     town_codes = {t.swis for t in config.towns}
     layers = []
+    unlisted: list[gpd.GeoDataFrame] = []
     for path, layer in parcel_layers.items():
         # town_of_swis, vectorised: the reader has checked every SWIS is 6 digits
         in_towns = (layer["swis"].str.slice(0, 4) + "00").isin(town_codes)
         if (~in_towns).any():
-            _check_unlisted_towns(layer.loc[~in_towns], territory, path, config)
+            others = layer.loc[~in_towns, ["swis", "print_key", "source_row", "geometry"]]
+            unlisted.append(others.assign(layer=str(path)))
+            check_unlisted_towns(unlisted[-1], territory, config.policy.sliver_tolerance)
             notes.append(
                 f"{path.name}: {int((~in_towns).sum())} polygons of towns not in the petition "
                 "set aside"
@@ -711,4 +681,10 @@ def load_inputs(
         notes=notes,
         sources=sources,
         unrecorded=frozenset(unrecorded),
+        territory_notes=territory_notes,
+        unlisted_parcels=(
+            gpd.GeoDataFrame(pd.concat(unlisted, ignore_index=True), crs=working_crs)
+            if unlisted
+            else None
+        ),
     )
