@@ -321,17 +321,31 @@ def test_report_escapes_and_embeds() -> None:
             "where": "page 3",
         }
     ]
-    html_text = render_report(
-        summary,
-        pd.DataFrame(columns=list(PARCEL_SCHEDULE_COLUMNS)),
-        pd.DataFrame(columns=["status"]),
-        map_png=b"\x89PNG",
-        files=["map.png"],
-    )
+
+    def report(summary: dict[str, Any]) -> str:
+        return render_report(
+            summary,
+            pd.DataFrame(columns=list(PARCEL_SCHEDULE_COLUMNS)),
+            pd.DataFrame(columns=["status"]),
+            map_png=b"\x89PNG",
+            files=["map.png"],
+        )
+
+    html_text = report(summary)
     assert "witness_count_mismatch" in html_text and "2-202.1.e(4)" in html_text
     assert "<script>" not in html_text and "&lt;script&gt;" in html_text
     assert "data:image/png;base64,iVBORw" in html_text
     assert "NOT SUFFICIENT" in html_text
+    # a designee listed twice is said so where the designees are
+    summary["designees"] = {
+        "count": 2,
+        "residing_in_territory": 1,
+        "passes": False,
+        "problems": [],
+        "listed_twice": ["Adams, John"],
+    }
+    html_text = report(summary)
+    assert "Adams, John: listed again, one person counted once" in html_text
 
 
 def test_the_map_shows_and_names_the_streets() -> None:
@@ -363,16 +377,16 @@ def test_the_map_shows_and_names_the_streets() -> None:
         ]
     )
 
-    def draw(title: str) -> Any:
+    def draw(title: str, **more: Any) -> Any:
+        drawing: dict[str, Any] = {"towns": [], "streets": streets, **more}
         return render_map(
             territory=territory,
             crs="EPSG:2260",
             parcels=gpd.GeoDataFrame({"parcel_key": []}, geometry=[], crs="EPSG:2260"),
             status=parcel_status(empty),
-            towns=[],
             title=title,
             unmapped=0,
-            streets=streets,
+            **drawing,
         )
 
     fig = draw("t")
@@ -389,6 +403,17 @@ def test_the_map_shows_and_names_the_streets() -> None:
         fig.savefig(io.BytesIO(), format="png")
         drawn = [t for t in fig.axes[0].texts if t.get_text() == name]
         assert len(drawn) == 1 and not drawn[0].get_parse_math()
+    # a town of the territory with no part to draw (no polygon; or reached only
+    # through the assessor's apportionment) is named in the legend all the same
+    fig = draw(
+        "t",
+        towns=[("104400", "Harlow", None), ("104600", "Brinton", shapely.box(5e4, 0, 6e4, 1))],
+        parts=["104400", "104600"],
+        streets=None,
+    )
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "part in the Town of Harlow (104400): no town polygon given" in legend
+    assert "part in the Town of Brinton (104600): no area on the maps" in legend
 
 
 def test_pdf_bytes_do_not_depend_on_source_date_epoch(

@@ -52,6 +52,12 @@ def test_cents_round_half_up_as_a_spreadsheet_shows_them() -> None:
     assert dollars(112_500.125) == "$112,500.13"
     # 2.675 is written 2.675 in the CSV (its shortest repr): 2.68, as read
     assert cents(2.675) == Decimal("2.68")
+    # read to 15 significant digits first, as a spreadsheet reads a cell: the
+    # hand sum 91,526.477 + 100,669.068 = 192,195.545 is the double
+    # 192,195.54499999998, which prints 192,195.55 as the hand sum rounds
+    assert 91_526.477 + 100_669.068 == 192_195.54499999998
+    assert cents(91_526.477 + 100_669.068) == Decimal("192195.55")
+    assert cents(123.4449999) == Decimal("123.44")  # no noise: as it is
     assert dollars(-1.005) == "-$1.01"
     assert dollars(0.004) == "$0.00"
 

@@ -148,5 +148,6 @@ def _exhibits(
         towns=[(t.swis, t.name, t.boundary) for t in inputs.towns],
         title=f"Proposed {inputs.name}",
         streets=inputs.streets,
+        parts=[str(t["swis"]) for t in evaluation.summary["territory"]["towns"]],
     )
     return files, description.max_closure_ft if description else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import io
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -234,8 +234,13 @@ def render_map(
     title: str,
     unmapped: int,
     streets: gpd.GeoDataFrame | None = None,
+    parts: Sequence[str] = (),
 ) -> Any:
     """Draw the map; return the matplotlib figure (Agg canvas).
+
+    ``parts``: the towns of the territory's parts; one without a drawn part
+    (no town polygon, or reached only through the assessor's apportionment of a
+    record without a polygon) is named in the legend all the same.
 
     ``streets`` (``name``, lines), when given, are drawn and named: a map that
     describes the territory shows "existing streets" (§ 2-202.1.c(1)(c)). Every
@@ -286,12 +291,19 @@ def render_map(
         ),
     ]
     for i, (swis, name, geom) in enumerate(towns):
-        if geom is None:
+        part_geom = territory.intersection(geom) if geom is not None else None
+        if part_geom is None or part_geom.is_empty:
+            if swis in parts:  # a town of the territory with no part to draw
+                why = "no town polygon given" if geom is None else "no area on the maps"
+                handles.append(
+                    Patch(
+                        facecolor="none",
+                        edgecolor="none",
+                        label=f"part in the Town of {name} ({swis}): {why}",
+                    )
+                )
             continue
         color = _TOWN_COLORS[i % len(_TOWN_COLORS)]
-        part_geom = territory.intersection(geom)
-        if part_geom.is_empty:
-            continue
         gpd.GeoSeries([part_geom], crs=crs).boundary.plot(
             ax=ax, color=color, linewidth=1.0, linestyle="--"
         )
@@ -311,7 +323,10 @@ def render_map(
         Patch(
             facecolor="none",
             edgecolor="none",
-            label=f"roll records without a polygon (unmapped): {unmapped:,}",
+            label=(
+                "roll records without a polygon or an apportionment override "
+                f"(unmapped, not counted): {unmapped:,}"
+            ),
         )
     )
 
@@ -395,8 +410,13 @@ def write_map(
     towns: list[tuple[str, str, BaseGeometry | None]],
     title: str,
     streets: gpd.GeoDataFrame | None = None,
+    parts: Sequence[str] = (),
 ) -> dict[str, Path]:
-    """Write ``map.png`` and ``map.pdf``; return them by name (streets drawn when given)."""
+    """Write ``map.png`` and ``map.pdf``; return them by name (streets drawn when given).
+
+    ``parts``: the towns in which part of the territory lies (the summary's
+    ``territory.towns``); each is named in the legend, drawn or not.
+    """
     status = parcel_status(schedule)
     unmapped = (
         int((schedule["fraction_source"].astype("str") == "unmapped").sum()) if len(schedule) else 0
@@ -412,6 +432,7 @@ def write_map(
         title=title,
         unmapped=unmapped,
         streets=streets,
+        parts=parts,
     )
     files: dict[str, Path] = {}
     for ext, meta in (

@@ -122,7 +122,12 @@ def _tests(s: Mapping[str, Any]) -> list[list[str]]:
             "Designees",
             "2-202.1.b(5)",
             f"{d.get('count', 0)} designee(s), {d.get('residing_in_territory', 0)} residing in "
-            "the territory; one to three, a majority residing inside",
+            "the territory; one to three, a majority residing inside"
+            + (
+                f" ({'; '.join(d['listed_twice'])}: listed again, one person counted once)"
+                if d.get("listed_twice")
+                else ""
+            ),
             _verdict(d.get("passes")),
         ]
     )

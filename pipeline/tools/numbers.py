@@ -22,13 +22,16 @@ def cents(value: float) -> Decimal:
     Returns
     -------
     decimal.Decimal
-        The amount as the CSV files write it (the shortest decimal that reads
-        back as the same float, ``repr``) rounded to 0.01 half away from zero:
-        ``12500.125`` → ``12500.13`` and ``2.675`` → ``2.68``, as a spreadsheet
-        shows them (Python's ``format`` rounds the binary value half to even:
-        ``12500.12``, ``2.67``).
+        The amount read to the 15 significant digits a double carries
+        (``DBL_DIG``, as a spreadsheet reads a cell), then rounded to 0.01 half
+        away from zero: ``12500.125`` → ``12500.13`` and ``2.675`` → ``2.68``, as
+        a spreadsheet shows them (Python's ``format`` rounds the binary value
+        half to even: ``12500.12``, ``2.67``). The 15 digits drop the noise of
+        binary arithmetic below them: 91,526.477 + 100,669.068 is stored as
+        192,195.54499999998 (each addend is the double nearest to it), which
+        reads as 192,195.545 and prints ``192195.55``, as the hand sum does.
     """
-    return Decimal(repr(float(value))).quantize(_CENT, rounding=ROUND_HALF_UP)
+    return Decimal(f"{float(value):.15g}").quantize(_CENT, rounding=ROUND_HALF_UP)
 
 
 def total(values: Iterable[float]) -> float:
