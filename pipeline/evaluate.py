@@ -1432,8 +1432,10 @@ def _parcel_schedule(
     out = schedule.copy()
     if not credited:  # the owner pages count toward nothing (see _bases_tested)
         out["signing_owners"] = ""
+        # 0 where there is a figure; a full value unknown (one town without a
+        # rate) stays blank, as the apportioned full value beside it
         out["signer_credit_assessed"] = 0.0
-        out["signer_credit_full"] = 0.0
+        out["signer_credit_full"] = out["apportioned_full"].astype("float64") * 0.0
     out["value_basis"] = value_basis
     out["roll_row"] = out["source_row"]
     out = out.sort_values(["town_swis", "swis_code", PARCEL_KEY], kind="stable")
