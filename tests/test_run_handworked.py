@@ -177,6 +177,13 @@ def run_ok(config: Path, out: Path) -> Path:
     return out
 
 
+def run_filed_on(tmp_path: Path, day: str) -> Path:
+    """The hand-worked petition filed on ``day`` (ISO date), run; its results folder."""
+    config = make_petition(tmp_path / "p")
+    config.write_text(config.read_text().replace("filed_on = 2023-06-01", f"filed_on = {day}"))
+    return run_ok(config, tmp_path / "results")
+
+
 def petition_run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pipeline.cli", "run", *args],
@@ -488,10 +495,7 @@ def test_a_roll_older_than_the_last_completed_is_equalized_with_its_own_years_ra
     # are of 2022. Their values are equalized with the 2022 rates (A 100, B 50),
     # never 2023's (A 80, B 40): part B = 20,000 / 0.5 = 40,000 full (with the
     # 2023 rate it would be 20,000 / 0.4 = 50,000), and a warning says so
-    root = tmp_path / "p"
-    config = make_petition(root)
-    config.write_text(config.read_text().replace("filed_on = 2023-06-01", "filed_on = 2023-08-01"))
-    out = run_ok(config, tmp_path / "results")
+    out = run_filed_on(tmp_path, "2023-08-01")
     summary = json.loads((out / "summary.json").read_text())
     parts = {p["swis"]: p for p in summary["owner_test"]["parts"]}
     assert parts["104400"]["equalization_rate"] == 100.0
@@ -1158,10 +1162,7 @@ def test_owner_pages_count_toward_nothing_where_the_owner_test_does_not_apply(
     # not apply. John Smith and Mary Jones signed owner pages: their lines count
     # toward nothing (page_defect, credit 0, a note why), and the parcel
     # schedule credits no signer (0 everywhere)
-    root = tmp_path / "p"
-    config = make_petition(root)
-    config.write_text(config.read_text().replace("filed_on = 2023-06-01", "filed_on = 2024-02-01"))
-    out = run_ok(config, tmp_path / "results")
+    out = run_filed_on(tmp_path, "2024-02-01")
     summary = json.loads((out / "summary.json").read_text())
     assert summary["regime"] == "2024" and summary["owner_test"]["applies"] is False
     sigs = pd.read_csv(out / "signatures.csv")
