@@ -28,7 +28,7 @@ from shapely.geometry.base import BaseGeometry
 
 from pipeline.config import PetitionConfig, load_config
 from pipeline.engines import open_engine
-from pipeline.errors import TERRITORY_LABEL, InputError
+from pipeline.errors import TERRITORY_LABEL, InputError, is_town_boundary_label
 from pipeline.geometry import union_territory
 from pipeline.io import read_boundary
 from pipeline.io.history import read_alternatives
@@ -193,11 +193,15 @@ def run_batch(
             try:
                 summary = scenario.with_boundary(territory, name=name).results()
             except InputError as exc:
-                if where is None or exc.file != TERRITORY_LABEL:
+                if where is None or not (
+                    exc.file == TERRITORY_LABEL or is_town_boundary_label(exc.file)
+                ):
                     raise
-                # a problem of this territory: name the alternatives file and feature
+                # a problem of this territory (or of how it meets the town
+                # polygons): name the alternatives file and feature
+                about = "" if exc.file == TERRITORY_LABEL else f" ({exc.file})"
                 raise InputError(
-                    file, f"alternative {name!r}: {exc.problem}", feature=feature
+                    file, f"alternative {name!r}: {exc.problem}{about}", feature=feature
                 ) from None
             # the repairs of this boundary, as the run reports its own
             warnings = list(summary.get("warnings", []))

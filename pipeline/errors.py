@@ -96,6 +96,11 @@ def town_boundary_label(swis: str) -> str:
     return f"boundary of town {swis}"
 
 
+def is_town_boundary_label(label: str | None) -> bool:
+    """Whether ``label`` is a :func:`town_boundary_label`."""
+    return bool(label) and str(label).startswith("boundary of town ")
+
+
 @contextmanager
 def files_named(sources: Mapping[str, str]) -> Iterator[None]:
     """Re-raise an :class:`InputError` of the core with the file its label stands for.

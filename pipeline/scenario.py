@@ -51,7 +51,7 @@ from shapely.geometry.base import BaseGeometry
 
 from pipeline.config import PolicySection, load_config
 from pipeline.engines import FractionEngine
-from pipeline.errors import files_named
+from pipeline.errors import TERRITORY_LABEL, InputError, files_named, is_town_boundary_label
 from pipeline.evaluate import (
     Assessment,
     Prepared,
@@ -655,6 +655,23 @@ class Scenario:
         out: Assessment = self._cache["assessment"]
         return out
 
+    def _sources(self) -> dict[str, str]:
+        """The files behind the labels errors name (:func:`pipeline.errors.files_named`).
+
+        For another territory than the config's, a problem of the territory (or
+        of how it meets the town polygons) is not one of the config's boundary
+        file: its label is left for the caller to name (``petition batch``
+        names the alternative's file and feature).
+        """
+        inputs = self._base.inputs
+        if self.territory is inputs.territory:
+            return dict(inputs.sources)
+        return {
+            label: path
+            for label, path in inputs.sources.items()
+            if label != TERRITORY_LABEL and not is_town_boundary_label(label)
+        }
+
     def _check_unlisted(self) -> None:
         """As the run: the territory may take in no parcel of a town the config omits."""
         inputs = self._base.inputs
@@ -685,7 +702,7 @@ class Scenario:
         """
         if "summary" not in self._cache:
             self._check_unlisted()
-            with files_named(self._base.inputs.sources):  # errors name files, as the run's
+            with files_named(self._sources()):  # errors name files, as the run's
                 self._cache["summary"] = self._fast_summary()
         summary: dict[str, Any] = self._cache["summary"]
         return summary
@@ -1366,7 +1383,9 @@ def _checked(
     :meth:`Scenario.add_parcels`) and reading the test off its results:
     ``percent_after``, ``delta_percent``, ``flips`` and the deltas are then
     exact, and ``checked`` is True. The resident test counts distinct signers
-    that way.
+    that way. Excluding every parcel leaves no territory: ``percent_after`` is
+    NaN and the test fails. An edit that makes the inputs bad (a blank value
+    now inside) keeps its estimate (``checked`` False).
     """
     toggles = toggles.assign(checked=False)
     if toggles.empty:
@@ -1396,12 +1415,23 @@ def _checked(
     deltas = {c: toggles[c].to_numpy(dtype="float64").copy() for c, _ in figures}
     for i in np.flatnonzero(pick):
         keys = list(toggles["_keys"].iloc[i])
-        edit = (
-            scenario.remove_parcels(keys)
-            if toggles["action"].iloc[i] == "exclude"
-            else scenario.add_parcels(keys)
-        )
-        res = edit.results()[key]
+        try:
+            edit = (
+                scenario.remove_parcels(keys)
+                if toggles["action"].iloc[i] == "exclude"
+                else scenario.add_parcels(keys)
+            )
+        except ValueError:  # excluding these leaves no territory: no petition
+            after[i] = np.nan
+            flips[i] = passes_now
+            for c, figure in figures:
+                deltas[c][i] = -float(s[key][figure] or 0.0)
+            continue
+        try:
+            res = edit.results()[key]
+        except InputError:  # the edit makes the inputs invalid: left as estimated
+            pick[i] = False
+            continue
         pct = res["percent"]
         after[i] = float(pct) if pct is not None else np.nan
         flips[i] = bool(res["passes"]) != passes_now

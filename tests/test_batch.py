@@ -218,3 +218,25 @@ def test_an_alternative_into_a_town_without_a_table_is_bad_input(petition, tmp_p
     grown = base.add_polygon(_b(0, -600, 500, 0))
     with pytest.raises(InputError, match="town 105000 has no \\[\\[towns\\]\\] table"):
         grown.results()
+
+
+def test_an_alternative_outside_the_town_polygons_is_named_by_its_feature(
+    petition, tmp_path: Path
+) -> None:
+    # feature 2 reaches 300 ft below the town polygons (y -300..500, x 0..1500):
+    # 1500 x 300 = 450,000 of 1,200,000 sq ft (37.5 %) in no town polygon, bad
+    # input as its own run would be, named as the alternatives' file and
+    # feature, not as the config's territory
+    layer = tmp_path / "alts.geojson"
+    gpd.GeoDataFrame(
+        {"name": ["west", "low"]},
+        geometry=[_b(*ALTS["west"]), _b(0, -300, 1500, 500)],
+        crs=CRS,
+    ).to_file(layer, driver="GeoJSON")
+    with pytest.raises(InputError) as exc:
+        run_batch([petition["config"]], alternatives=layer)
+    assert (Path(str(exc.value.file)).name, exc.value.feature) == ("alts.geojson", 2)
+    assert (
+        "alternative 'low'" in exc.value.problem
+        and "none of the town polygons" in exc.value.problem
+    )

@@ -389,3 +389,19 @@ def test_the_config_territorys_repairs_are_not_an_alternatives(tmp_path: Path) -
     inputs = dataclasses.replace(inputs, notes=[*inputs.notes, note], territory_notes=(note,))
     assert note in notes_for(inputs, inputs.territory)
     assert note not in notes_for(inputs, shapely.box(0, 0, 1, 1))
+
+
+def test_swinging_the_only_block_leaves_no_territory(tmp_path: Path) -> None:
+    # the territory x 0..1000 holds only Harlow's block 1.-1 (A1 and A2): to
+    # exclude the block leaves no territory, no petition: no percent, and the
+    # owner test (125,000 of 150,000 = 83.3 %, passing) would fail
+    from test_run_handworked import _b, _with_territory
+
+    from pipeline.scenario import swing_parcels
+
+    _, config = _with_territory(tmp_path, _b(0, 0, 1000, 500))
+    sc = Scenario.from_config(config)
+    assert sc.results()["owner_test"]["passes"] is True
+    table = swing_parcels(sc, "owner", by="block")
+    row = table.loc[(table["block"] == "104489:1.-1") & (table["action"] == "exclude")].iloc[0]
+    assert math.isnan(row["percent_after"]) and bool(row["flips"]) and bool(row["checked"])
