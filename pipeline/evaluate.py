@@ -18,6 +18,7 @@ It runs in two stages, which :class:`pipeline.scenario.Scenario` reuses:
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -201,6 +202,40 @@ class Prepared:
     resident_matches: pd.DataFrame | None = None
     #: Where :meth:`fractions` runs (:mod:`pipeline.engines`); None: in process.
     engine: FractionEngine | None = None
+
+    @functools.cached_property
+    def cross_town_keys(self) -> frozenset[str]:
+        """Parcels with more than the sliver tolerance of their area in another town's polygon.
+
+        No territory in it (computed once, for the run and every scenario):
+        only these can lie in the part of a town other than their roll's
+        (:func:`_parcels_in_another_part`). Empty unless every town has a
+        polygon. A parcel's town is that of its key's SWIS code.
+        """
+        towns = [t for t in self.inputs.towns if t.boundary is not None]
+        if len(towns) < 2 or len(towns) != len(self.inputs.towns):
+            return frozenset()
+        from pipeline.geometry import apportion
+
+        keys = np.asarray(self.keys.astype("str"), dtype=object)
+        town_of = np.asarray([k[:4] + "00" for k in keys], dtype=object)
+        geoms = np.asarray(self.parcels.geometry.values, dtype=object)
+        bounds = shapely.bounds(geoms)
+        tolerance = self.policy.sliver_tolerance
+        found: set[str] = set()
+        for t in towns:
+            x0, y0, x1, y1 = shapely.bounds(t.boundary)
+            near = (
+                (town_of != t.swis)
+                & (bounds[:, 0] <= x1)
+                & (bounds[:, 2] >= x0)
+                & (bounds[:, 1] <= y1)
+                & (bounds[:, 3] >= y0)
+            )
+            if near.any():
+                share = apportion(gpd.GeoSeries(geoms[near]), t.boundary)["raw_fraction"]
+                found.update(keys[near][share.to_numpy() > tolerance].tolist())
+        return frozenset(found)
 
     @property
     def rates(self) -> dict[str, float]:
@@ -515,9 +550,10 @@ def part_areas(
         _check_town_cover(
             split, territory, prepared.policy.sliver_tolerance, inputs.working_crs, warnings
         )
-        warnings += _parcels_in_another_part(
-            prepared, split.parts, geometric_rows(), prepared.policy.sliver_tolerance
-        )
+        if prepared.cross_town_keys:  # else no parcel can lie in another town's part
+            warnings += _parcels_in_another_part(
+                prepared, split.parts, geometric_rows(), prepared.policy.sliver_tolerance
+            )
         return {
             swis: geodesic_area_sq_mi(part, inputs.working_crs)
             for swis, part in sorted(split.parts.items())
@@ -777,6 +813,7 @@ def _parcels_in_another_part(
     geo = rows.loc[
         rows["fraction_source"].isin(["geometry", "sliver"]).to_numpy()
         & (rows["fraction_in_territory"].astype("float64").to_numpy() > 0)
+        & rows[PARCEL_KEY].astype("str").isin(prepared.cross_town_keys).to_numpy()
     ]
     if geo.empty or len(parts) < 2:
         return []

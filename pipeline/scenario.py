@@ -772,8 +772,12 @@ class Scenario:
             src = np.where(b.has_override[rec], "override", np.where(sliver, "sliver", "geometry"))
             return pd.DataFrame(
                 {
-                    PARCEL_KEY: inputs.roll[PARCEL_KEY].astype("str").to_numpy()[rec],
-                    "print_key_code": inputs.roll["print_key_code"].astype("str").to_numpy()[rec],
+                    # the rows first (a take of the territory's records), then text
+                    PARCEL_KEY: inputs.roll[PARCEL_KEY].iloc[rec].astype("str").to_numpy(),
+                    "print_key_code": inputs.roll["print_key_code"]
+                    .iloc[rec]
+                    .astype("str")
+                    .to_numpy(),
                     "town_swis": np.asarray(b.town_ids, dtype=object)[town],
                     "fraction_in_territory": fraction,
                     "fraction_source": src,
@@ -888,7 +892,10 @@ class Scenario:
             "outside": int(p0["outside"]) - n,
             "anonymised": int((b.inhabitant_anon & inside).sum()),
         }
-        defs = [d for d in b.population_defs0 if d["code"] != "population_below_minimum"]
+        # as population_check: the shortfall first, and the unplaced entries a
+        # deficiency only with a shortfall (placing them could change the verdict)
+        verdict = ("population_below_minimum", "inhabitants_unplaced")
+        defs = [d for d in b.population_defs0 if d["code"] not in verdict]
         if not passes:
             defs.insert(
                 0,
@@ -898,6 +905,7 @@ class Scenario:
                     f"the {minimum} required",
                 ),
             )
+            defs += [d for d in b.population_defs0 if d["code"] == "inhabitants_unplaced"]
         return population, defs
 
     # ---------------------------------------------------------------- comparison
