@@ -585,6 +585,16 @@ def test_one_town_without_a_rate_leaves_full_credits_empty(tmp_path: Path) -> No
     assert math.isnan(lines.loc[1, "credit_full"])
 
 
+def _mary_signs_after_the_affidavit(root: Path) -> None:
+    """Date Mary Jones's line 2023-05-04, after her page's affidavit (2023-05-03)."""
+    sig = root / "signatures.csv"
+    sig.write_text(
+        sig.read_text().replace(
+            "Mary Jones,2 Main St,Harlow,2023-05-01", "Mary Jones,2 Main St,Harlow,2023-05-04"
+        )
+    )
+
+
 def test_an_owner_line_signed_after_the_affidavit_earns_nothing(tmp_path: Path) -> None:
     """Mary Jones dated her line 2023-05-04, after the witness swore on 2023-05-03.
 
@@ -594,12 +604,7 @@ def test_an_owner_line_signed_after_the_affidavit_earns_nothing(tmp_path: Path) 
     """
     root = tmp_path / "p"
     config = make_petition(root)
-    sig = root / "signatures.csv"
-    sig.write_text(
-        sig.read_text().replace(
-            "Mary Jones,2 Main St,Harlow,2023-05-01", "Mary Jones,2 Main St,Harlow,2023-05-04"
-        )
-    )
+    _mary_signs_after_the_affidavit(root)
     out = run_ok(config, tmp_path / "results")
     lines = pd.read_csv(out / "signatures.csv").set_index("line")
     assert lines.loc[2, "status"] == "page_defect"
@@ -757,12 +762,7 @@ def test_a_decision_on_a_line_that_cannot_count_is_told(tmp_path: Path) -> None:
     # her parcel changes nothing, and the reviewer is told so
     root = tmp_path / "p"
     config = make_petition(root)
-    sig = root / "signatures.csv"
-    sig.write_text(
-        sig.read_text().replace(
-            "Mary Jones,2 Main St,Harlow,2023-05-01", "Mary Jones,2 Main St,Harlow,2023-05-04"
-        )
-    )
+    _mary_signs_after_the_affidavit(root)
     (root / "matches.csv").write_text(
         "page,line,decision,swis_code,print_key_code,SBOEID,note\n1,2,accept,104489,1.-1-2,,\n"
     )
