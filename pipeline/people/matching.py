@@ -100,6 +100,7 @@ from pipeline.people.names import (
     normalize_address_text,
     normalize_name,
     person_name_parts,
+    spouse_style_title,
 )
 from pipeline.tools.processes import fork_call
 
@@ -456,6 +457,62 @@ def _factorize_tuples(values: list[Any]) -> tuple[np.ndarray, list[Any]]:
     return codes, list(seen)
 
 
+def _linked_initials(
+    rows: np.ndarray, groups: np.ndarray, initial: np.ndarray, blank: int
+) -> np.ndarray:
+    """The middle initial each reference is linked by (codes of ``initial``).
+
+    Parameters
+    ----------
+    rows
+        The reference of each (reference, address) pair.
+    groups
+        The group of each pair: first name, surname, address and suffix.
+    initial
+        The middle-initial code of every reference.
+    blank
+        The code of "no middle initial" (-1 when every reference has one).
+
+    Returns
+    -------
+    numpy.ndarray
+        Per reference: its own initial; for one written without a middle
+        initial, the one initial that the references of its name have at
+        its addresses, when they all have the same one (``JOHN SMITH`` and
+        ``JOHN A SMITH`` at one address are one person), else none.
+
+    Notes
+    -----
+    ``JOHN A SMITH`` and ``JOHN B SMITH`` at one address are two people
+    (father and son, say): a wrong credit is worse than a review. A
+    reference without an initial that meets two initials (at one address or
+    at two) takes neither, so that it never joins the two through itself.
+    """
+    out = initial.copy()
+    if blank < 0 or not len(rows):
+        return out
+    own = initial[rows]
+    given = own != blank
+    # the distinct initials given in each group
+    pairs = pd.DataFrame({"g": groups[given], "i": own[given]}).drop_duplicates()
+    per_group = pairs.groupby("g")["i"].agg(["nunique", "first"])
+    n_groups = int(groups.max()) + 1
+    count = np.zeros(n_groups, dtype=np.int64)
+    only = np.full(n_groups, -1, dtype=np.int64)
+    count[per_group.index.to_numpy()] = per_group["nunique"].to_numpy()
+    only[per_group.index.to_numpy()] = per_group["first"].to_numpy()
+    # for the pairs of references without an initial: the group's one
+    # initial, -2 where the group has several, nothing where it has none
+    bare = ~given
+    cand = np.where(count[groups[bare]] > 1, -2, only[groups[bare]])
+    met = pd.DataFrame({"r": rows[bare], "c": cand})
+    met = met[met["c"] != -1].drop_duplicates()
+    per_ref = met.groupby("r")["c"].agg(["nunique", "first"])
+    one = per_ref[(per_ref["nunique"] == 1) & (per_ref["first"] >= 0)]
+    out[one.index.to_numpy()] = one["first"].to_numpy()
+    return out
+
+
 def _first_ok(q_first: str, first: str) -> bool:
     """Whether :func:`compare_names` gets past the first name (same tests, same order)."""
     if q_first == first:
@@ -607,19 +664,22 @@ class Reference:
         a_code = pd.factorize(a_flat)[0] if len(a_flat) else np.zeros(0, dtype=np.int64)
         ref.by_address = _groups(np.repeat(nr, n_addr), [a_flat], codes=a_code)
         if link_identities:
-            ref._link(
-                np.repeat(nr, n_addr),
-                [
-                    np.repeat(nf_c, n_addr),
-                    np.repeat(nlc_c, n_addr),
-                    a_code,
-                    np.repeat(s_c[named], n_addr),
-                ],
+            link_rows = np.repeat(nr, n_addr)
+            link_keys = [
+                np.repeat(nf_c, n_addr),
+                np.repeat(nlc_c, n_addr),
+                a_code,
+                np.repeat(s_c[named], n_addr),
+            ]
+            blank = np.flatnonzero(mi_u == "")
+            initial = _linked_initials(
+                link_rows, _codes(link_keys), mi_c, int(blank[0]) if len(blank) else -1
             )
+            ref._link(link_rows, [*link_keys, initial[link_rows]])
         return ref
 
     def _link(self, rows: np.ndarray, keys: list[np.ndarray]) -> None:
-        """Join references sharing first name, surname, address and suffix.
+        """Join references sharing first name, surname, address, suffix and middle initial.
 
         ``rows[k]`` has the key ``(first, compacted surname, address, suffix)``
         of ``keys[...][k]``; every reference sharing a key with another is one
@@ -931,6 +991,27 @@ def match_people(
             return MatchResult("review", -1, 100.0, note, kept)
         return MatchResult("none", -1, 0.0, note, kept)
     return MatchResult("none", -1, 0.0, "", kept)
+
+
+def spouse_style_review(name: str, result: MatchResult) -> MatchResult:
+    """``result``, sent to review when the name is written ``Mrs. John Smith``.
+
+    An automatic match of a name written after ``Mrs.``, ``Ms.`` or ``Miss``
+    (:func:`~pipeline.people.names.spouse_style_title`) becomes a review with
+    the same candidates (the caller asks :func:`match_people` to keep them
+    for such a name): by an old custom the line may be the wife of the person
+    named, who is not that person.
+    """
+    if result.tier != "accept" or not spouse_style_title(name):
+        return result
+    return MatchResult(
+        "review",
+        -1,
+        result.score,
+        "written after Mrs./Ms./Miss: the name may be her husband's (a wife is not "
+        "the person named); review",
+        result.candidates,
+    )
 
 
 # ------------------------------------------------------------------------- owners
@@ -1356,9 +1437,12 @@ def _namesakes_note(
 
 
 #: An accepted parcel is credited to a line only when one of its owners'
-#: names resembles the line's (token sort ratio at least this, when the name
-#: rules see no relation): a decision written for another line is not applied.
-_DECIDED_NAME_RATIO = 70.0
+#: names resembles the line's: the name rules see a relation, or the first
+#: names agree (a married name: "Mary Jones" for MARY SMITH), or the words are
+#: nearly the same in another order (token sort ratio at least this). A
+#: decision written for another line ("John Smith" now where "Jane Smith"
+#: was) is not applied.
+_DECIDED_NAME_RATIO = 95.0
 
 
 def _decided_rows(
@@ -1386,7 +1470,8 @@ def _decided_rows(
         key, oi = index.person_keys[j]
         nc = compare_names(tokens, suffix, ref.first[j], ref.middle[j], ref.last[j], ref.suffix[j])
         ratio = fuzz.token_sort_ratio(" ".join(tokens), ref.name_of(j))
-        if nc is None and ratio < _DECIDED_NAME_RATIO:
+        same_first = bool(tokens) and bool(ref.first[j]) and _first_ok(tokens[0], ref.first[j])
+        if nc is None and not same_first and ratio < _DECIDED_NAME_RATIO:
             continue  # another person's name
         best.append((nc.score if nc else ratio / 2, (key, oi)))
     if best:
@@ -1517,8 +1602,16 @@ def owner_matcher(
             )
             return st, rows, sc, who, nt, cd, None
         tokens, suffix = person_name_parts(names[i])
-        res = match_people(
-            ref, tokens, suffix, address, review_name_elsewhere=True, candidates_on_accept=False
+        res = spouse_style_review(
+            names[i],
+            match_people(
+                ref,
+                tokens,
+                suffix,
+                address,
+                review_name_elsewhere=True,
+                candidates_on_accept=spouse_style_title(names[i]),
+            ),
         )
         cd = _candidate_records(index, res.candidates) if res.tier != "accept" else ()
         if res.tier == "accept":

@@ -44,6 +44,7 @@ __all__ = [
     "person_name_parts",
     "reorder_comma",
     "split_name_suffix",
+    "spouse_style_title",
 ]
 
 #: Generational suffixes and their one spelling.
@@ -674,6 +675,33 @@ def person_name_parts(name: str) -> tuple[tuple[str, ...], str]:
     if len(tokens) > 1 and tokens[-1] in NAME_SUFFIXES.values():
         suffix = tokens.pop()
     return tuple(tokens), suffix
+
+
+#: Titles of a woman, who may write her husband's name after them.
+_SPOUSE_TITLES = frozenset({"MRS", "MS", "MISS"})
+
+
+@lru_cache(maxsize=100_000)
+def spouse_style_title(name: str) -> bool:
+    """Whether a written name starts with ``Mrs.``, ``Ms.`` or ``Miss``.
+
+    ``"Mrs. John Smith"`` is, by an old custom, John Smith's wife, not John
+    Smith: :func:`person_name_parts` drops the title, so a matcher must not
+    credit such a line to the name that follows without a review. The same
+    title before a woman's own name (``"Mrs. Mary Smith"``) is sent to review
+    too: the words alone cannot tell the two apart.
+
+    Examples
+    --------
+    >>> spouse_style_title("Mrs. John Smith"), spouse_style_title("Smith, Mrs. John")
+    (True, True)
+    >>> spouse_style_title("Dr. John Smith"), spouse_style_title("Misty Smith")
+    (False, False)
+    """
+    if not isinstance(name, str):
+        return False
+    tokens = normalize_name(fold_accents(reorder_comma(name))).split()
+    return len(tokens) > 1 and tokens[0] in _SPOUSE_TITLES
 
 
 @lru_cache(maxsize=1)

@@ -749,14 +749,34 @@ def _name_kind_norm(
     codes, rows = _tuple_codes(parts)
     u = [p.iloc[rows].reset_index(drop=True) for p in parts]
     name_u = _join(*u)
-    kind_u = _kind(u[0], name_u)
+    kind_u = _kind(u[0], name_u, last=u[2], rest=_join(u[0], u[1], u[3]))
     norm_u = normalize_names(name_u)
     index = first.index
     return _take(name_u, codes, index), _take(kind_u, codes, index), _take(norm_u, codes, index)
 
 
-def _kind(first: pd.Series, full: pd.Series) -> pd.Series:
+def _kind(
+    first: pd.Series,
+    full: pd.Series,
+    *,
+    last: pd.Series | None = None,
+    rest: pd.Series | None = None,
+) -> pd.Series:
+    """``"entity"`` or ``"person"`` for each owner slot of the roll.
+
+    An entity: no first name, or an entity word (:data:`ENTITY_REGEX`) in the
+    name. A last name that is one of the entity words that are also surnames
+    (``POWER``, ``CHURCH``, ``PARISH``...) with a first name beside it is a
+    person's surname (``JOHN POWER``); then only the other fields (``rest``:
+    first, middle, suffix) are looked at.
+    """
     is_entity = full.str.contains(ENTITY_REGEX, regex=True).astype(bool) | (first == "")
+    if last is not None and rest is not None:
+        surname = (last.isin(_SURNAME_WORDS) & (first != "")).to_numpy(dtype=bool)
+        if surname.any():
+            own = rest[surname].str.contains(ENTITY_REGEX, regex=True).astype(bool)
+            is_entity = is_entity.copy()
+            is_entity[surname] = own.to_numpy(dtype=bool)
     return pd.Series(
         np.where(is_entity.to_numpy(), "entity", "person"), index=full.index, dtype="str"
     )
@@ -819,7 +839,40 @@ def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
                 long.loc[hit, col].str.replace(_ETAL_RE2, " ", regex=True).str.strip()
             )
     long = long.assign(**{k: v for k, v in _LONG_EXTRA.items() if k != "etal"}, etal=etal)
+    long, any_used = _care_of_slots(long, any_used)
     return _by_row_slot(_split_joint_first_names(long)), any_used
+
+
+#: A care-of marker at the start of an owner slot (``C/O JANE DOE``).
+_CARE_OF_START = r"^(?:C/O|C/0|ATTN:?|ATTENTION:?|(?:IN )?CARE OF|%)(?=\s|$)"
+
+
+def _care_of_slots(long: pd.DataFrame, any_used: np.ndarray) -> tuple[pd.DataFrame, np.ndarray]:
+    """Owner slots that hold a care-of name (``C/O JANE DOE``) are not owners.
+
+    Such a slot is dropped; its name (without the marker) becomes the
+    ``care_of`` of the record's other slots, as for a care-of line of free
+    text. A record whose every slot is a care-of name has no owner: it is no
+    longer marked as using its slots.
+    """
+    written = _join(long["first"], long["middle"], long["last"], long["suffix"])
+    care = _contains_distinct(written, _CARE_OF_START)
+    if not care.any():
+        return long, any_used
+    names = written[care].str.replace(_CARE_OF_START, "", regex=True).str.strip()
+    rows = long["_row"].to_numpy(dtype=np.int64)
+    by_row: dict[int, list[str]] = {}
+    for r, n in zip(rows[care].tolist(), names.tolist(), strict=True):
+        by_row.setdefault(r, []).append(n)
+    kept = long[~care].copy()
+    kept["care_of"] = pd.array(
+        ["; ".join(by_row.get(r, ())) for r in kept["_row"].tolist()], dtype="str"
+    )
+    any_used = any_used.copy()
+    owned = np.zeros(len(any_used), dtype=bool)
+    owned[kept["_row"].to_numpy(dtype=np.int64)] = True
+    any_used[np.unique(rows[care])] &= owned[np.unique(rows[care])]
+    return kept, any_used
 
 
 #: "JOHN & MARY" or "JOHN AND MARY" in a first-name field.

@@ -53,6 +53,7 @@ from pipeline.people.names import (
     person_name_parts,
     reorder_comma,
     split_name_suffix,
+    spouse_style_title,
 )
 from pipeline.people.placement import normalize_addresses
 from pipeline.tools.numbers import percent_text
@@ -297,7 +298,7 @@ def _match_fuzzy(
     Returns, on the lines' index: voter_row (or NaN), score, note, the
     candidate SBOEIDs of a line to review, and the evidence of each candidate.
     """
-    from pipeline.people.matching import Reference, match_people
+    from pipeline.people.matching import Reference, match_people, spouse_style_review
 
     sboeid = _col(voters, "SBOEID").tolist()
     addr = voter_addr.reindex(voters.index).fillna("").astype(str).tolist()
@@ -321,8 +322,16 @@ def _match_fuzzy(
         if not name or not a:
             continue
         tokens, suffix = person_name_parts(name)
-        res = match_people(
-            ref, tokens, suffix, a, review_name_elsewhere=False, candidates_on_accept=False
+        res = spouse_style_review(
+            name,
+            match_people(
+                ref,
+                tokens,
+                suffix,
+                a,
+                review_name_elsewhere=False,
+                candidates_on_accept=spouse_style_title(name),
+            ),
         )
         note_v[pos] = res.note
         if res.tier == "accept":

@@ -1,0 +1,147 @@
+"""No automatic owner credit that a careful assessor would not give.
+
+The worst error in a sworn certification (§ 2-202.1.d) is value credited to
+someone who does not own it. Each case here is a small roll worked by hand; a
+line that the words alone cannot settle goes to review (``needs_review``,
+credit 0) rather than being credited.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+from test_matcher_rules import frames, person
+from test_owners import make_roll
+
+from pipeline.people.matching import owner_matcher
+from pipeline.people.owners import owner_counts, parse_owners
+
+
+def _match(recs: list[dict[str, Any]], lines: list[dict[str, Any]], **kw: Any) -> pd.DataFrame:
+    roll = make_roll(recs)
+    sig, pages = frames(
+        [{"page": 1, "line": i, **ln} for i, ln in enumerate(lines, 1)], [(1, "owners")]
+    )
+    return owner_matcher(sig, pages, parse_owners(roll), roll, **kw)
+
+
+def test_father_and_son_sharing_an_address_are_two_people() -> None:
+    # JOHN A SMITH lives at 12 Oak St (parcel 1, 100,000); his son JOHN B SMITH
+    # owns a lot at 50 Elm St (parcel 2, 40,000) whose tax bill goes to 12 Oak St.
+    # Different middle initials: two people, though they share an address.
+    recs = [
+        person("104401|1", "John", "A", "Smith", "12 Oak St", "12 Oak St"),
+        person("104401|2", "John", "B", "Smith", "50 Elm St", "12 Oak St"),
+    ]
+    m = _match(recs, [{"name": "John A. Smith", "address": "12 Oak St"}])
+    # the father is credited for his own parcel only (100,000, not 140,000)
+    assert m["status"].tolist() == ["counted"]
+    assert m["owner_keys"].tolist() == [(("104401|1", 0),)]
+    # the son alone: his lot only
+    m = _match(recs, [{"name": "John B. Smith", "address": "12 Oak St"}])
+    assert m["owner_keys"].tolist() == [(("104401|2", 0),)]
+    # "John Smith" at 12 Oak St could be either: review, no credit
+    m = _match(recs, [{"name": "John Smith", "address": "12 Oak St"}])
+    assert m["status"].tolist() == ["needs_review"]
+    assert m["owner_keys"].tolist() == [()]
+
+
+def test_a_name_without_middle_initial_joins_the_one_initial_at_its_address() -> None:
+    # JOHN SMITH (parcel 1, no initial) and JOHN A SMITH (parcel 2) both at 12 Oak
+    # St: one person written two ways, credited for both parcels.
+    recs = [
+        person("104401|1", "John", "", "Smith", "12 Oak St", "12 Oak St"),
+        person("104401|2", "John", "A", "Smith", "40 Elm St", "12 Oak St"),
+    ]
+    m = _match(recs, [{"name": "John A. Smith", "address": "12 Oak St"}])
+    assert m["status"].tolist() == ["counted"]
+    assert m["owner_keys"].tolist() == [(("104401|1", 0), ("104401|2", 0))]
+
+
+def test_a_name_without_initial_between_two_initials_joins_neither() -> None:
+    # JOHN SMITH (parcel 3) shares 12 Oak St with JOHN A SMITH (parcel 1) and
+    # 50 Elm St with JOHN B SMITH (parcel 2): linking him to both would make the
+    # father and the son one person through him. He stays apart.
+    recs = [
+        person("104401|1", "John", "A", "Smith", "12 Oak St", "12 Oak St"),
+        person("104401|2", "John", "B", "Smith", "50 Elm St", "50 Elm St"),
+        person("104401|3", "John", "", "Smith", "12 Oak St", "50 Elm St"),
+    ]
+    m = _match(recs, [{"name": "John A. Smith", "address": "12 Oak St"}])
+    # parcel 2 (the son's) is never credited to the father
+    assert ("104401|2", 0) not in m["owner_keys"].iloc[0]
+
+
+def test_co_owners_with_different_middle_initials_are_two_owners() -> None:
+    # one parcel (100,000) owned by JOHN A SMITH and JOHN B SMITH: John A signs.
+    # Two owners: he is credited 100,000 / 2 = 50,000 as one of them, not as both.
+    rec = person("104401|1", "John", "A", "Smith", "12 Oak St", "12 Oak St")
+    rec.update(additional_owner_1_first="John", additional_owner_1_mi="B")
+    rec.update(additional_owner_1_last_name="Smith")
+    m = _match([rec], [{"name": "John A. Smith", "address": "12 Oak St"}])
+    assert m["owner_keys"].tolist() == [(("104401|1", 0),)]
+    assert owner_counts(parse_owners(make_roll([rec]))).to_dict() == {"104401|1": 2}
+
+
+def test_mrs_before_a_name_is_not_that_person() -> None:
+    # "Mrs. John Smith" is, by custom, John Smith's wife: review, not his credit
+    recs = [person("104401|1", "John", "", "Smith", "12 Oak St", "12 Oak St")]
+    m = _match(recs, [{"name": "Mrs. John Smith", "address": "12 Oak St"}])
+    assert m["status"].tolist() == ["needs_review"]
+    assert m["owner_keys"].tolist() == [()]
+    assert "Mrs." in m["note"].iloc[0]
+    # a man's title changes nothing
+    m = _match(recs, [{"name": "Mr. John Smith", "address": "12 Oak St"}])
+    assert m["status"].tolist() == ["counted"]
+
+
+def test_surnames_that_are_entity_words_are_people() -> None:
+    # JOHN POWER and MARY CHURCH are people (a first name beside the surname):
+    # they sign for themselves; nobody can sign "for" them as for an entity
+    recs = [
+        person("104401|1", "John", "", "Power", "14 Oak St", "14 Oak St"),
+        person("104401|2", "Mary", "", "Church", "16 Oak St", "16 Oak St"),
+        person("104401|3", "", "", "First Church Of Christ", "18 Oak St", "18 Oak St"),
+    ]
+    owners = parse_owners(make_roll(recs))
+    assert owners["kind"].tolist() == ["person", "person", "entity"]
+    m = _match(
+        recs,
+        [
+            {"name": "John Power", "address": "14 Oak St"},
+            {"name": "Susan Power", "address": "14 Oak St", "signing_for": "John Power"},
+            {"name": "Mary Church", "address": "16 Oak St"},
+        ],
+    )
+    assert m["status"].tolist() == ["counted", "not_owner", "counted"]
+
+
+def test_a_care_of_name_in_an_owner_field_is_not_an_owner() -> None:
+    # JOHN SMITH, with "C/O JANE DOE" in the first additional owner's last-name
+    # field: one owner (he is credited the whole 100,000), Jane Doe is care-of
+    rec = person("104401|1", "John", "", "Smith", "12 Oak St", "12 Oak St")
+    rec.update(additional_owner_1_last_name="C/O JANE DOE")
+    owners = parse_owners(make_roll([rec]))
+    assert owners["name"].tolist() == ["JOHN SMITH"]
+    assert owners["owner_count"].tolist() == [1]
+    assert owners["care_of"].tolist() == ["JANE DOE"]
+    # a record whose only owner field is care-of has no owner
+    alone = person("104401|2", "", "", "C/O Jane Doe", "14 Oak St", "14 Oak St")
+    assert parse_owners(make_roll([alone])).empty
+
+
+def test_an_accept_written_for_another_line_is_not_applied() -> None:
+    # the reviewer accepted parcel 1 (JANE SMITH) for page 1 line 1; the lines were
+    # renumbered and line 1 is now John Smith, who owns nothing: JOHN is not JANE
+    recs = [person("104401|1", "Jane", "", "Smith", "12 Oak St", "12 Oak St")]
+    decisions = pd.DataFrame(
+        [{"page": 1, "line": 1, "decision": "accept", "parcel_key": "104401|1"}]
+    )
+    m = _match(recs, [{"name": "John Smith", "address": "12 Oak St"}], decisions=decisions)
+    assert m["status"].tolist() == ["needs_review"]
+    assert m["owner_keys"].tolist() == [()]
+    # a married name: the first name agrees, the reviewer's accept stands
+    m = _match(recs, [{"name": "Jane Jones", "address": "12 Oak St"}], decisions=decisions)
+    assert m["status"].tolist() == ["counted"]
+    assert m["owner_keys"].tolist() == [(("104401|1", 0),)]
