@@ -145,3 +145,35 @@ def test_an_accept_written_for_another_line_is_not_applied() -> None:
     m = _match(recs, [{"name": "Jane Jones", "address": "12 Oak St"}], decisions=decisions)
     assert m["status"].tolist() == ["counted"]
     assert m["owner_keys"].tolist() == [(("104401|1", 0),)]
+
+
+def _with_city(rec: dict[str, Any], city: str) -> dict[str, Any]:
+    return {**rec, "mailing_address_city": city}
+
+
+def test_a_street_address_in_another_city_is_another_home() -> None:
+    # JOHN SMITH lives on his parcel 1 at 12 Main St, Harlow (100,000). Another
+    # JOHN SMITH owns parcel 2 (50,000, no situs address), billed to 12 Main St,
+    # Albany. A roll record whose mailing address is its situs (parcel 1, 3) shows
+    # that Harlow's post office serves the town; Albany is away.
+    recs = [
+        _with_city(person("104401|1", "John", "", "Smith", "12 Main St", "12 Main St"), "Harlow"),
+        _with_city(person("104401|2", "John", "", "Smith", "0 x x", "12 Main St"), "Albany"),
+        _with_city(person("104401|3", "Mary", "", "Jones", "14 Main St", "14 Main St"), "Harlow"),
+    ]
+    recs[1].update(parcel_address_number="", parcel_address_street="", parcel_address_suff="")
+    # the Harlow John Smith: his parcel only (100,000 of 250,000 = 40 %, not 60 %)
+    m = _match(recs, [{"name": "John Smith", "address": "12 Main St", "town": "Harlow"}])
+    assert m["status"].tolist() == ["counted"]
+    assert m["owner_keys"].tolist() == [(("104401|1", 0),)]
+    # the Albany John Smith, writing his Albany address: his parcel only
+    m = _match(recs, [{"name": "John Smith", "address": "12 Main St", "town": "Albany, NY"}])
+    assert m["owner_keys"].tolist() == [(("104401|2", 0),)]
+    # both parcels now billed to 12 Main St, Albany (parcel 1 lies at 5 Elm St): a
+    # John Smith living at 12 Main St in Harlow (a tenant, say) owns neither
+    recs[0] = _with_city(
+        person("104401|1", "John", "", "Smith", "5 Elm St", "12 Main St"), "Albany"
+    )
+    m = _match(recs, [{"name": "John Smith", "address": "12 Main St", "town": "Harlow"}])
+    assert m["status"].tolist() == ["needs_review"]
+    assert m["owner_keys"].tolist() == [()]

@@ -79,6 +79,7 @@ from __future__ import annotations
 
 import datetime as dt
 import heapq
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -1042,6 +1043,61 @@ def _roll_addresses(
 ) -> dict[str, tuple[tuple[str, str], ...]]:
     """``parcel_key`` -> normalised ``(address, "situs"|"mailing")`` pairs.
 
+    :func:`_roll_addresses_away` without the cities away.
+    """
+    return _roll_addresses_away(roll, situs_norm=situs_norm)[0]
+
+
+#: Words around a town's name as people write it ("Town of Harlow", "Harlow, NY").
+_PLACE_NOISE = re.compile(r"^(?:TOWN|CITY|VILLAGE|HAMLET) OF |[ ,]+(?:NY|N Y|NEW YORK)$")
+
+
+def place_key(text: str) -> str:
+    """A town or city name as a key: ``"Town of Harlow, N.Y."`` -> ``"HARLOW"``."""
+    t = re.sub(r"\s+", " ", re.sub(r"[.']", "", str(text)).upper()).strip(" ,")
+    return _PLACE_NOISE.sub("", t).strip(" ,")
+
+
+def _away_mailing(
+    roll: pd.DataFrame, situs: list[str], mailing: list[str]
+) -> tuple[list[str], frozenset[str]]:
+    """Mailing addresses in a city away from the towns keyed with that city.
+
+    Returns the mailing keys (``"12 MAIN ST (ALBANY)"`` for a city away) and
+    the cities away.
+
+    Notes
+    -----
+    A street address names a home only with its city: 12 Main St in Albany is
+    not 12 Main St in Harlow, and two JOHN SMITHs at those two addresses are
+    two people. The cities of the towns are learned from the roll itself:
+    the mailing city of every record whose mailing address is its own situs
+    address (an owner living on the parcel: that post office serves the
+    town), and the roll's ``municipality_name``. A mailing address in any
+    other city is keyed with its city, so that it is never the same address
+    as a situs or a local mailing address (for linking owners and for
+    matching lines); a line whose ``town`` is one of those cities is keyed
+    the same way (:func:`owner_matcher`). A blank city is local.
+    """
+    if "mailing_address_city" not in roll.columns:
+        return mailing, frozenset()
+    city = [place_key(c) for c in _text_col(roll, "mailing_address_city")]
+    local = {c for c, a, m in zip(city, situs, mailing, strict=True) if m and m == a}
+    if "municipality_name" in roll.columns:
+        local |= {place_key(n) for n in set(_text_col(roll, "municipality_name"))}
+    local.add("")
+    away = frozenset(c for c, m in zip(city, mailing, strict=True) if m and c not in local)
+    if not away:
+        return mailing, away
+    keyed = [f"{m} ({c})" if m and c in away else m for c, m in zip(city, mailing, strict=True)]
+    return keyed, away
+
+
+def _roll_addresses_away(
+    roll: pd.DataFrame, *, situs_norm: Sequence[str] | pd.Series | None = None
+) -> tuple[dict[str, tuple[tuple[str, str], ...]], frozenset[str]]:
+    """``parcel_key`` -> normalised ``(address, "situs"|"mailing")`` pairs, and the cities away.
+
     Situs addresses first, then mailing, each in roll order, without repeats;
     a parcel with no address is absent. ``situs_norm``, when given, is the
     normalised situs address of each roll record in roll order (the
@@ -1050,7 +1106,7 @@ def _roll_addresses(
     computed again.
     """
     if not len(roll):
-        return {}
+        return {}, frozenset()
     keys = _text_col(roll, PARCEL_KEY)
     found = []
     for prefix in ("parcel_address", "mailing_address"):
@@ -1064,6 +1120,7 @@ def _roll_addresses(
         cols = [_text_series(roll, f"{prefix}_{p}") for p in ("number", "street", "suff")]
         found.append(normalize_address_columns(*cols).tolist())
     situs, mailing = found
+    mailing, away = _away_mailing(roll, situs, mailing)
     if len(set(keys)) == len(keys):
         # each parcel once (the usual roll): no repeats to drop; the parcels
         # with a situs address first, then those with a mailing address only
@@ -1079,7 +1136,7 @@ def _roll_addresses(
                 if m and not a
             }
         )
-        return once
+        return once, away
     out: dict[str, list[tuple[str, str]]] = {}
     for kind, column in (("situs", situs), ("mailing", mailing)):
         for k, a in zip(keys, column, strict=True):
@@ -1090,7 +1147,7 @@ def _roll_addresses(
                 out[k] = [(a, kind)]
             elif (a, kind) not in got:
                 got.append((a, kind))
-    return {k: tuple(v) for k, v in out.items()}
+    return {k: tuple(v) for k, v in out.items()}, away
 
 
 def _labels(roll: pd.DataFrame) -> dict[str, str]:
@@ -1115,13 +1172,16 @@ class RollLookups:
     addresses: dict[str, tuple[tuple[str, str], ...]]
     #: ``parcel_key`` -> ``"swis:print_key"`` as the review queue shows it.
     labels: dict[str, str]
+    #: Mailing cities away from the towns (:func:`_away_mailing`).
+    away: frozenset[str] = frozenset()
 
 
 def roll_lookups(
     roll: pd.DataFrame, *, situs_norm: Sequence[str] | pd.Series | None = None
 ) -> RollLookups:
     """The roll's addresses and labels by parcel key (see :func:`owner_references`)."""
-    return RollLookups(_roll_addresses(roll, situs_norm=situs_norm), _labels(roll))
+    addresses, away = _roll_addresses_away(roll, situs_norm=situs_norm)
+    return RollLookups(addresses, _labels(roll), away)
 
 
 @dataclass
@@ -1136,6 +1196,8 @@ class OwnerIndex:
     addresses: dict[str, tuple[tuple[str, str], ...]]
     #: The owner rows (parcel keys, owner indexes, kinds, names) for :attr:`rows_on_parcel`.
     owner_rows: tuple[list[str], list[int], list[str], list[str]]
+    #: Mailing cities away from the towns (:func:`_away_mailing`).
+    away: frozenset[str] = frozenset()
     _rows_on: dict[str, list[tuple[int, str, str]]] | None = field(default=None, repr=False)
     _groups_of: dict[str, list[list[tuple[str, int]]]] = field(default_factory=dict, repr=False)
     _addresses_of: dict[str, list[frozenset[str]]] = field(default_factory=dict, repr=False)
@@ -1247,6 +1309,7 @@ def owner_references(
         labels,
         addresses,
         (keys, idx, kind, names),
+        away=lookups.away,
     )
 
 
@@ -1563,6 +1626,7 @@ def owner_matcher(
     names = _text_col(signatures, "name")
     addrs = _text_col(signatures, "address")
     sfor = _text_col(signatures, "signing_for")
+    towns = _text_col(signatures, "town")
     status = [""] * n
     keys_out: list[tuple[tuple[str, int], ...]] = [()] * n
     score = [0.0] * n
@@ -1588,6 +1652,10 @@ def owner_matcher(
     def match_line(i: int) -> Line:
         """status, owner rows, score, person, note, candidates, parsed name of owner line ``i``."""
         address = normalize_address_text(addrs[i])
+        if address and index.away:
+            place = place_key(towns[i])
+            if place in index.away:  # an address in a city away from the towns
+                address = f"{address} ({place})"
         if not names[i].strip() or not address:
             nt = "line without " + ("a name" if not names[i].strip() else "an address")
             return "page_defect", (), 0.0, "", nt, (), None
