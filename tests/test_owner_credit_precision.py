@@ -177,3 +177,16 @@ def test_a_street_address_in_another_city_is_another_home() -> None:
     m = _match(recs, [{"name": "John Smith", "address": "12 Main St", "town": "Harlow"}])
     assert m["status"].tolist() == ["needs_review"]
     assert m["owner_keys"].tolist() == [()]
+
+
+def test_a_name_written_for_an_entity_goes_to_review() -> None:
+    # "John Smith for ABC Holdings LLC, member" with no signing_for: the line is
+    # for the LLC, but its name column holds two names; not "not_owner" silently
+    recs = [
+        person("104401|1", "", "", "ABC Holdings LLC", "12 Oak St", "12 Oak St"),
+        person("104401|2", "John", "", "Smith", "14 Oak St", "14 Oak St"),
+    ]
+    m = _match(recs, [{"name": "John Smith for ABC Holdings LLC, member", "address": "14 Oak St"}])
+    assert m["status"].tolist() == ["needs_review"]
+    assert m["owner_keys"].tolist() == [()]
+    assert "signing_for" in m["note"].iloc[0]

@@ -994,6 +994,14 @@ def match_people(
     return MatchResult("none", -1, 0.0, "", kept)
 
 
+#: A name written as signed on someone's behalf ("John Smith for ABC LLC").
+_SIGNED_FOR = re.compile(r"(?i)(?:^|\s)(?:for|on behalf of|o/b/o)(?=\s)")
+_SIGNED_FOR_NOTE = (
+    "the name reads as signed for someone ('... for ...'): write whom it is for in "
+    "signing_for, or decide the line"
+)
+
+
 def spouse_style_review(name: str, result: MatchResult) -> MatchResult:
     """``result``, sent to review when the name is written ``Mrs. John Smith``.
 
@@ -1669,6 +1677,10 @@ def owner_matcher(
                 else ""
             )
             return st, rows, sc, who, nt, cd, None
+        if _SIGNED_FOR.search(names[i]):
+            # "John Smith for ABC Holdings LLC, member": whom the line is for
+            # belongs in signing_for; the words are not read as one name
+            return "needs_review", (), 0.0, "", _SIGNED_FOR_NOTE, (), None
         tokens, suffix = person_name_parts(names[i])
         res = spouse_style_review(
             names[i],
