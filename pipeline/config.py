@@ -66,13 +66,25 @@ class TownSection(_Section):
     roll: Path | tuple[Path, ...]
     parcels: Path
     boundary: Path | None = None
-    equalization_rate: float | None = Field(default=None, gt=0)
+    equalization_rate: float | None = Field(
+        default=None, gt=0, le=1000, strict=True, allow_inf_nan=False
+    )
     #: Added by this project: the county (for the jurat of the certification).
     county: str | None = None
     #: Added: month and day the town's final roll is completed (default 1 July).
     roll_completion: str = Field(default="07-01", pattern=r"^\d{2}-\d{2}$")
     #: Added: force the roll year instead of deriving it from ``filed_on``.
-    roll_year: int | None = None
+    roll_year: int | None = Field(default=None, ge=1800, le=2200, strict=True)
+
+    @field_validator("roll_completion")
+    @classmethod
+    def _month_day(cls, v: str) -> str:
+        month, day = (int(x) for x in v.split("-"))
+        try:
+            dt.date(2000, month, day)  # a leap year: 02-29 is a day
+        except ValueError:
+            raise ValueError(f"{v!r} is not a month and day (MM-DD)") from None
+        return v
 
     @field_validator("roll")
     @classmethod
@@ -119,15 +131,35 @@ class OverridesSection(_Section):
 
 class PolicySection(_Section):
     value_basis: Literal["assessment_total", "town_taxable_value"] = "assessment_total"
-    sliver_tolerance: float = Field(default=0.005, ge=0, lt=0.5)
+    sliver_tolerance: float = Field(default=0.005, ge=0, lt=0.5, strict=True, allow_inf_nan=False)
     voter_statuses: tuple[str, ...] = DEFAULT_VOTER_STATUSES
     #: Added: a voter at a straddling parcel counts as inside at this fraction or more
     #: (above 0: at 0 a parcel wholly outside would count as inside).
-    straddle_voter_threshold: float = Field(default=0.5, gt=0, le=1)
+    straddle_voter_threshold: float = Field(default=0.5, gt=0, le=1, strict=True)
     #: Added: projected CRS the geometry is worked in (``None``: chosen from the place).
     working_crs: str | None = None
+
+    @field_validator("working_crs")
+    @classmethod
+    def _projected(cls, v: str | None) -> str | None:
+        if v is None:
+            return v
+        from pyproj import CRS
+        from pyproj.exceptions import CRSError
+
+        try:
+            crs = CRS.from_user_input(v)
+        except CRSError:
+            raise ValueError(f"{v!r} is not a coordinate reference system") from None
+        if not crs.is_projected:
+            raise ValueError(
+                f"{v} is not a projected CRS: areas and fractions are worked in feet or "
+                "metres, never in degrees (e.g. the county's State Plane zone, EPSG:2260)"
+            )
+        return v
+
     #: Added: tolerance of the coterminous check, as a share of the district's area.
-    coterminous_tolerance: float = Field(default=0.001, ge=0, lt=1)
+    coterminous_tolerance: float = Field(default=0.001, ge=0, lt=1, strict=True)
 
 
 class OutputSection(_Section):
@@ -315,8 +347,9 @@ def load_config(path: str | Path) -> PetitionConfig:
         config = PetitionConfig.model_validate({**raw, "source": file.resolve()})
     except ValidationError as exc:
         err = exc.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"])
-        raise InputError(file, err["msg"], column=loc) from None
+        # pydantic's own names of a union's branches ("lax-or-strict[...]") are no key
+        loc = ".".join(str(p) for p in err["loc"] if "[" not in str(p))
+        raise InputError(file, err["msg"].removeprefix("Value error, "), column=loc) from None
     for key, p in config.input_files().items():
         if not p.exists():
             raise InputError(file, f"the file {p} does not exist", column=key)

@@ -200,3 +200,47 @@ def test_a_config_saved_with_a_bom_is_read(tmp_path: Path) -> None:
     config = make_petition(tmp_path / "p")
     config.write_bytes(b"\xef\xbb\xbf" + config.read_bytes())
     assert load_config(config).petition.name == "Village of Handworked"
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "words"),
+    [
+        # a TOML boolean is not a rate (it would read as 1 %)
+        ("equalization_rate = true", "towns.0.equalization_rate", "valid number"),
+        ("equalization_rate = inf", "towns.0.equalization_rate", "finite"),
+        ("equalization_rate = 1e20", "towns.0.equalization_rate", "1000"),
+        ('roll_completion = "13-45"', "towns.0.roll_completion", "not a month and day"),
+        ('roll_completion = "02-30"', "towns.0.roll_completion", "not a month and day"),
+        ("roll = 3", "towns.0.roll", "path"),
+        ("roll_year = -5", "towns.0.roll_year", "1800"),
+    ],
+)
+def test_bad_town_values_are_refused(tmp_path: Path, line: str, column: str, words: str) -> None:
+    text = MINIMAL.replace('parcels = "parcels.gpkg"', f'parcels = "parcels.gpkg"\n{line}')
+    if line.startswith("roll ="):
+        text = text.replace('roll = "roll.csv"\n', "")
+    with pytest.raises(InputError) as err:
+        load_config(_write(tmp_path, text))
+    # the key as written in the config, never pydantic's names of its own checks
+    assert err.value.column == column
+    assert words in err.value.problem
+
+
+def test_a_leap_day_completion_is_a_day(tmp_path: Path) -> None:
+    text = MINIMAL.replace(
+        'parcels = "parcels.gpkg"', 'parcels = "parcels.gpkg"\nroll_completion = "02-29"'
+    )
+    assert load_config(_write(tmp_path, text)).towns[0].roll_completion == "02-29"
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [("EPSG:4326", "never in degrees"), ("EPSG:999999", "not a coordinate reference system")],
+)
+def test_working_crs_must_be_projected(tmp_path: Path, value: str, words: str) -> None:
+    # rules § 1: areas in a projected CRS, never in degrees
+    with pytest.raises(InputError) as err:
+        load_config(_write(tmp_path, MINIMAL + f'\n[policy]\nworking_crs = "{value}"\n'))
+    assert err.value.column == "policy.working_crs"
+    assert words in err.value.problem
+    assert not err.value.problem.startswith("Value error")

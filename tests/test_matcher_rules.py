@@ -320,8 +320,9 @@ def test_matcher_rules(roll: pd.DataFrame) -> None:
         "not_owner",
     ]
     assert m.loc["s0", "owner_keys"] == (("104401|1", 0), ("104401|2", 0))
-    # person_id: "person:<first last suffix>@<lowest parcel key of the identity>"
-    assert m.loc["s0", "person_id"] == "person:JOHN SMITH@104401|1"
+    # person_id: "person:<first middle-initial last suffix>@<lowest parcel key of the
+    # identity>" (and "#<owner index>" after it when that owner is not the first)
+    assert m.loc["s0", "person_id"] == "person:JOHN A SMITH@104401|1"
     assert m.loc["s0", "match_score"] == 100.0  # name and address agree exactly (0..100)
     # the duplicate is the same identity, found through the other parcel's address
     assert m.loc["s2", "person_id"] == m.loc["s0", "person_id"]

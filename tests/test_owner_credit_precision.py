@@ -190,3 +190,46 @@ def test_a_name_written_for_an_entity_goes_to_review() -> None:
     assert m["status"].tolist() == ["needs_review"]
     assert m["owner_keys"].tolist() == [()]
     assert "signing_for" in m["note"].iloc[0]
+
+
+def _co_owned(first: tuple[str, str], second: tuple[str, str]) -> dict[str, Any]:
+    # one parcel at 10 Oak St owned by two people named first and second (first, mi)
+    rec = person("104401|1", first[0], first[1], "Walton", "10 Oak St", "10 Oak St")
+    rec.update(additional_owner_1_first=second[0], additional_owner_1_mi=second[1])
+    rec.update(additional_owner_1_last_name="Walton")
+    return rec
+
+
+def test_co_owners_of_one_name_with_and_without_initial_are_two_owners() -> None:
+    # LARS WALTON and LARS A WALTON own one parcel (100,000): the roll counts two
+    # owners, so Lars A is credited 100,000 / 2 = 50,000: his own row only
+    rec = _co_owned(("Lars", ""), ("Lars", "A"))
+    m = _match([rec], [{"name": "Lars A Walton", "address": "10 Oak St"}])
+    assert m["status"].tolist() == ["counted"]
+    assert m["owner_keys"].tolist() == [(("104401|1", 1),)]
+    # and no note calls his co-owner the same name "under another address"
+    assert m["note"].tolist() == [""]
+
+
+def test_co_owners_with_different_initials_both_sign() -> None:
+    # GRETA J and GRETA B WALTON own one parcel; both sign: two owners, two lines
+    # counted, each credited her own row (100,000 / 2 = 50,000 each), no duplicate
+    rec = _co_owned(("Greta", "J"), ("Greta", "B"))
+    m = _match(
+        [rec],
+        [
+            {"name": "Greta J Walton", "address": "10 Oak St"},
+            {"name": "Greta B Walton", "address": "10 Oak St"},
+        ],
+    )
+    assert m["status"].tolist() == ["counted", "counted"]
+    assert m["owner_keys"].tolist() == [(("104401|1", 0),), (("104401|1", 1),)]
+    assert m["person_id"].nunique() == 2
+
+
+def test_co_owners_of_exactly_one_name_are_two_owners() -> None:
+    # JOHN WALTON twice on one parcel (father and son without Jr/Sr): two owners.
+    # "John Walton" could be either: review; neither line is a duplicate of the other
+    rec = _co_owned(("John", ""), ("John", ""))
+    m = _match([rec], [{"name": "John Walton", "address": "10 Oak St"}])
+    assert m["status"].tolist() == ["needs_review"]

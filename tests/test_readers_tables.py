@@ -362,3 +362,30 @@ def test_a_csv_saved_with_semicolons_or_as_a_workbook_is_told_so(tmp_path: Path)
     # a comma file whose cells hold semicolons is a CSV like any other
     frame = csv_text_frame(b"page,line,name\n1,1,Ann; Bob\n", tmp_path / "s.csv")
     assert frame["name"].tolist() == ["Ann; Bob"]
+
+
+def test_carriage_returns_and_nul_bytes(tmp_path: Path) -> None:
+    # Excel's "CSV (Macintosh)" ends lines with a carriage return alone: read as
+    # lines; a NUL byte is not text: exit 2 naming the line, never a crash
+    from pipeline.io._common import csv_text_frame
+
+    mac = csv_text_frame(b"page,line,name\r1,1,Ann\r2,1,Bob\r", tmp_path / "s.csv")
+    assert mac["name"].tolist() == ["Ann", "Bob"]
+    assert mac["source_row"].tolist() == [1, 2]
+    mixed = csv_text_frame(b"page,line,name\r\n1,1,Ann\r2,1,Bob\n", tmp_path / "s.csv")
+    assert mixed["name"].tolist() == ["Ann", "Bob"]
+    with pytest.raises(InputError) as exc:
+        csv_text_frame(b"page,line,name\n1,1,Ann\n2,1,B\x00b\n", tmp_path / "s.csv")
+    # line 3 of the file is data row 2
+    assert exc.value.row == 2
+    assert "NUL byte on line 3" in exc.value.message
+
+
+def test_a_headerless_file_whose_first_row_is_short_names_row_1(tmp_path: Path) -> None:
+    # rows 2 and 3 agree on 3 fields; row 1 has 2: row 1 is the bad one
+    from pipeline.io._common import csv_text_frame
+
+    with pytest.raises(InputError) as exc:
+        csv_text_frame(b"a,b\nc,d,e\nf,g,h\n", tmp_path / "v.txt", header=False)
+    assert exc.value.row == 1
+    assert "2 fields where the rows after it have 3" in exc.value.message

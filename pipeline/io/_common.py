@@ -78,6 +78,9 @@ def _csv_records_python(text: str, path: str | Path, *, header: bool) -> list[li
         raise InputError(path, "file is empty")
     width = len(rows[0])
     body = rows[1:] if header else rows
+    if not header and len(rows) > 2 and len(rows[1]) == len(rows[2]) != width:
+        # a headerless file whose first row is the odd one out: name that row
+        raise InputError(path, f"{width} fields where the rows after it have {len(rows[1])}", row=1)
     for i, r in enumerate(body, start=1):
         if len(r) != width:
             where = "the header" if header else "the first row"
@@ -153,6 +156,19 @@ def csv_text_frame(
             data = data[3:]
     else:
         text = data.decode(encoding)
+        data = text.encode("utf-8")
+    nul = text.find("\x00")
+    if nul >= 0:
+        line = text.count("\n", 0, nul) + 1
+        raise InputError(
+            path,
+            f"a NUL byte on line {line} of the file: not a CSV text file",
+            row=(line - 1 if header else line) or None,
+        )
+    if text.count("\r") != text.count("\r\n"):
+        # a line ending of a carriage return alone (Excel's "CSV (Macintosh)"):
+        # read as a line end like the others
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
         data = text.encode("utf-8")
     first = first_record(text)
     if header:

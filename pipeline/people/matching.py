@@ -676,7 +676,13 @@ class Reference:
             initial = _linked_initials(
                 link_rows, _codes(link_keys), mi_c, int(blank[0]) if len(blank) else -1
             )
-            ref._link(link_rows, [*link_keys, initial[link_rows]])
+            # owners of one name listed twice on one parcel (the same label) are
+            # two owners (the divisor counts both): the k-th of them on a parcel
+            # links only to the k-th elsewhere, never to the other on its parcel
+            lab_c = pd.factorize(np.asarray(label, dtype=object))[0]
+            same = _codes([lab_c[nr], nf_c, nlc_c, s_c[named], initial[nr]])
+            rank = pd.Series(same).groupby(same).cumcount().to_numpy(dtype=np.int64)
+            ref._link(link_rows, [*link_keys, initial[link_rows], np.repeat(rank, n_addr)])
         return ref
 
     def _link(self, rows: np.ndarray, keys: list[np.ndarray]) -> None:
@@ -1491,18 +1497,25 @@ def _namesakes_note(
     if len(group) < 2:
         return ""
     mid, suffix = ref._name_key[j][1], ref.suffix[j]
+    own = {ref.label[k] for k in ref.members(identity)}
     others = sorted(
         {
             label
             for ident, sfx, m, label in group
-            if ident != identity and sfx == suffix and (not mid or not m or m == mid)
+            if ident != identity
+            and label not in own  # a co-owner of the same name on its parcel: not "another address"
+            and sfx == suffix
+            and (not mid or not m or m == mid)
         }
     )
     if not others:
         return ""
     more = f" and {len(others) - limit} more" if len(others) > limit else ""
+    # the others may be written with or without the middle name: name them by
+    # what they share, the first name and surname (and suffix)
+    shared = " ".join(p for p in (ref.first[j], ref.last[j], suffix) if p)
     return (
-        f"the roll also lists {ref.name_of(j)} as owner of {';'.join(others[:limit])}{more} "
+        f"the roll also lists the name {shared} as owner of {';'.join(others[:limit])}{more} "
         "under another address; if the same person, a match decision (accept) credits it too"
     )
 
@@ -1650,8 +1663,12 @@ def owner_matcher(
         return tuple(sorted(index.person_keys[j] for j in ref.members(ident)))
 
     def person_id(rows: Sequence[tuple[str, int]], j: int) -> str:
-        nm = " ".join(p for p in (ref.first[j], ref.last[j], ref.suffix[j]) if p)
-        return f"person:{nm}@{rows[0][0]}"
+        # the name with its middle initial, at the identity's first owner row:
+        # two owners of one name on one parcel are two people
+        mi = ref._name_key[j][1]
+        nm = " ".join(p for p in (ref.first[j], mi, ref.last[j], ref.suffix[j]) if p)
+        key, oi = rows[0]
+        return f"person:{nm}@{key}" + (f"#{oi}" if oi else "")
 
     Line = tuple[
         str, tuple[tuple[str, int], ...], float, str, str, tuple[dict[str, object], ...], Any
