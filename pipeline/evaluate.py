@@ -736,10 +736,21 @@ def _check_town_cover(
             "polygons (under the sliver tolerance: digitising noise along the town lines)"
         )
     if split.overlap_area > tolerance * whole:
+        # the pair of towns that overlap most: the error is in one of their files
+        swis = sorted(split.parts)
+        pairs = [
+            (float(shapely.area(shapely.intersection(split.parts[a], split.parts[b]))), a, b)
+            for i, a in enumerate(swis)
+            for b in swis[i + 1 :]
+        ]
+        _, first, second = max(pairs, default=(0.0, "", ""))
+        pair = (
+            f"{town_boundary_label(first)} and {town_boundary_label(second)}" if first else names
+        )
         raise InputError(
-            TERRITORY_LABEL,
+            town_boundary_label(first) if first else TERRITORY_LABEL,
             f"town polygons overlap inside the territory over {split.overlap_area / whole:.2%} "
-            f"of its area ({names}): a place is in one town only, so the town parts would "
+            f"of its area ({pair}): a place is in one town only, so the town parts would "
             "count it twice; check the boundary files and their CRS",
         )
     if split.overlap_area > 1e-6 * whole:

@@ -240,3 +240,20 @@ def test_an_alternative_outside_the_town_polygons_is_named_by_its_feature(
         "alternative 'low'" in exc.value.problem
         and "none of the town polygons" in exc.value.problem
     )
+
+
+@pytest.mark.parametrize("blank", [None, "  "])
+def test_an_alternative_without_a_name_is_named_by_its_feature(
+    petition, tmp_path: Path, blank: str | None
+) -> None:
+    # a `name` field that one feature leaves empty: not a column headed "nan"
+    layer = tmp_path / "alts.geojson"
+    gpd.GeoDataFrame(
+        {"name": ["west", blank]},
+        geometry=[_b(*ALTS["west"]), _b(*ALTS["east"])],
+        crs=CRS,
+    ).to_file(layer, driver="GeoJSON")
+    with pytest.raises(InputError) as exc:
+        run_batch([petition["config"]], alternatives=layer)
+    assert (exc.value.feature, exc.value.column) == (2, "name")
+    assert "without a name" in exc.value.problem

@@ -278,3 +278,29 @@ def test_diff_of_two_results_folders_of_one_name(two_runs, tmp_path: Path) -> No
     proc = runner.invoke(app, ["diff", a, b, "--out", str(tmp_path / "none" / "c.csv")])
     assert proc.exit_code == 2
     assert "does not exist" in proc.stderr
+
+
+def test_a_summary_edited_into_nonsense_is_bad_input(tmp_path: Path) -> None:
+    # `owner_test.parts: null` in a hand-edited summary: exit 2 naming the file
+    from pipeline.errors import InputError
+    from pipeline.io.history import read_results
+
+    (tmp_path / "summary.json").write_text(
+        json.dumps(
+            {
+                "territory": {"square_miles": 1.0, "towns": []},
+                "owner_test": {
+                    "applies": True,
+                    "value_basis": "assessed",
+                    "total_value": 1,
+                    "signer_value": 1,
+                    "percent": 100,
+                    "passes": True,
+                    "parts": None,
+                },
+            }
+        )
+    )
+    with pytest.raises(InputError) as exc:
+        read_results(tmp_path)
+    assert Path(str(exc.value.file)).name == "summary.json"

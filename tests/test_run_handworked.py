@@ -942,24 +942,30 @@ def _with_territory(tmp_path: Path, geom) -> tuple[Path, Path]:  # type: ignore[
 
 
 @pytest.mark.parametrize(
-    ("name", "geom", "words"),
+    ("name", "geom", "words", "named"),
     [
         # town A drawn to x = 1100: A and B both claim 100 x 500 = 50,000 sq ft
-        # of the territory's 750,000 (6.7 %, over the 0.5 % tolerance)
-        ("town-a.geojson", _b(0, 0, 1100, 1000), "overlap inside the territory over 6.67%"),
+        # of the territory's 750,000 (6.7 %, over the 0.5 % tolerance); the
+        # error is in a town file: the first of the two that overlap is named
+        (
+            "town-a.geojson",
+            _b(0, 0, 1100, 1000),
+            "overlap inside the territory over 6.67%",
+            "town-a.geojson",
+        ),
         # town B drawn from x = 1100: 100 x 500 = 50,000 sq ft in no town (6.7 %)
-        ("town-b.geojson", _b(1100, 0, 2000, 1000), "6.67% of the territory"),
+        ("town-b.geojson", _b(1100, 0, 2000, 1000), "6.67% of the territory", "territory.geojson"),
     ],
 )
 def test_town_polygons_that_overlap_or_leave_a_gap_are_bad_input(
-    tmp_path: Path, name: str, geom, words: str
+    tmp_path: Path, name: str, geom, words: str, named: str
 ) -> None:  # type: ignore[no-untyped-def]
     root = tmp_path / "p"
     config = make_petition(root)
     _redraw(root, name, geom)
     proc = petition_run(str(config), "--out", str(tmp_path / "results"))
     assert proc.returncode == 2, proc.stderr
-    assert "territory.geojson" in proc.stderr
+    assert f"{named}:" in proc.stderr
     assert words in proc.stderr
     assert not (tmp_path / "results").exists()
 

@@ -127,3 +127,28 @@ def test_verify_command_exit_codes(run, tmp_path: Path) -> None:
 def test_no_manifest_is_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"manifest\.json"):
         verify_results(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("edit", "column"),
+    [
+        (lambda m: m.update(outputs=None), "outputs"),
+        (lambda m: m["inputs"]["config"].update(path=5), "inputs.config.path"),
+        (lambda m: m.update(options={"roll_year": "abc"}), "options.roll_year"),
+        (lambda m: m["inputs"].update(config=[1]), "inputs.config"),
+    ],
+)
+def test_a_manifest_edited_into_nonsense_is_bad_input(tmp_path: Path, edit, column) -> None:  # type: ignore[no-untyped-def]
+    # verify reads a manifest a person may have edited: bad input (exit 2), no crash
+    from pipeline.io.history import read_manifest
+
+    manifest = {
+        "inputs": {"config": {"path": "petition.toml", "sha256": "0" * 64}},
+        "outputs": {"summary.json": "0" * 64},
+        "options": {"roll_year": None},
+    }
+    edit(manifest)
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(InputError) as exc:
+        read_manifest(tmp_path)
+    assert exc.value.column == column

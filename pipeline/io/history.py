@@ -98,7 +98,65 @@ def read_manifest(folder: str | Path) -> dict[str, Any]:
     data = _read_json(path)
     if not isinstance(data, dict) or not isinstance(data.get("inputs"), dict):
         raise InputError(path, "not a manifest of `petition run` (no `inputs` object)")
+    _check_manifest(data, path)
     return data
+
+
+def _check_manifest(data: dict[str, Any], path: Path) -> None:
+    """The manifest's parts that ``verify`` reads have the types a run writes.
+
+    Raises
+    ------
+    InputError
+        Naming the key (``inputs.<key>.path``, ``outputs``, ``options.roll_year``...)
+        and what it should be: a manifest edited by hand is bad input, not a crash.
+    """
+
+    def bad(key: str, what: str) -> InputError:
+        return InputError(path, f"should be {what}", column=key)
+
+    def file_entry(entry: Any, key: str) -> None:
+        if not isinstance(entry, dict):
+            raise bad(key, "an object with `path` and `sha256`")
+        if not isinstance(entry.get("path"), str):
+            raise bad(f"{key}.path", "a file path (text)")
+        if not isinstance(entry.get("sha256"), str):
+            raise bad(f"{key}.sha256", "a SHA-256 digest (text)")
+        for i, part in enumerate(entry.get("sidecars") or []):
+            file_entry(part, f"{key}.sidecars[{i}]")
+
+    for key, entry in data["inputs"].items():
+        where = f"inputs.{key}"
+        if not isinstance(entry, dict):
+            raise bad(where, "an object")
+        if "used" in entry:
+            if not isinstance(entry["used"], list):
+                raise bad(f"{where}.used", "a list of files")
+            for i, used in enumerate(entry["used"]):
+                file_entry(used, f"{where}.used[{i}]")
+        else:
+            file_entry(entry, where)
+        offered = entry.get("offered")
+        if offered is not None:
+            if not isinstance(offered, list):
+                raise bad(f"{where}.offered", "a list of files")
+            for i, other in enumerate(offered):
+                file_entry(other, f"{where}.offered[{i}]")
+    outputs = data.get("outputs", {})
+    if not isinstance(outputs, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in outputs.items()
+    ):
+        raise bad("outputs", "an object of file names and SHA-256 digests")
+    options = data.get("options")
+    if options is not None:
+        if not isinstance(options, dict):
+            raise bad("options", "an object")
+        year = options.get("roll_year")
+        if year is not None and (isinstance(year, bool) or not isinstance(year, int)):
+            raise bad("options.roll_year", "a year (a whole number) or null")
+    for key in ("config_file",):
+        if data.get(key) is not None and not isinstance(data[key], str):
+            raise bad(key, "a file path (text)")
 
 
 def read_results(folder: str | Path, *, name: str | None = None) -> ResultSet:
@@ -124,6 +182,15 @@ def read_results(folder: str | Path, *, name: str | None = None) -> ResultSet:
     summary = _read_json(root / "summary.json")
     if not isinstance(summary, dict) or "owner_test" not in summary:
         raise InputError(root / "summary.json", "not a summary of `petition run`")
+    from pipeline.scenario import metrics  # what a diff reads of it: a hand edit is bad input
+
+    try:
+        metrics(summary)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise InputError(
+            root / "summary.json",
+            f"not a summary of `petition run` (edited?): {type(exc).__name__} {exc}",
+        ) from None
     parcels = _read_schedule(
         root / "parcels.csv", required=("swis_code", "print_key_code", "owners", "assessed_value")
     )
@@ -301,7 +368,18 @@ def read_alternatives(
     seen: set[str] = set()
     for i in range(len(layer)):
         row = layer.iloc[[i]]
-        label = str(row[field].iloc[0]) if field is not None else f"feature {i + 1}"
+        label = f"feature {i + 1}"
+        if field is not None:
+            value = row[field].iloc[0]
+            if value is None or pd.isna(value) or not str(value).strip():
+                raise InputError(
+                    root,
+                    f"an alternative without a name in '{field}': name every feature (or "
+                    "none, and they are named 'feature 1', 'feature 2', ...)",
+                    feature=i + 1,
+                    column=field,
+                )
+            label = str(value).strip()
         if label in seen:
             raise InputError(
                 root, f"two alternatives are named '{label}'", feature=i + 1, column=field
