@@ -204,6 +204,16 @@ class Prepared:
     engine: FractionEngine | None = None
 
     @functools.cached_property
+    def polygons_without_roll(self) -> np.ndarray:
+        """Positions (in :attr:`keys`) of the parcel polygons whose key joins no roll record.
+
+        No territory in it (computed once, for the run and every scenario);
+        :func:`polygons_without_roll_warning` names those in a territory.
+        """
+        roll_keys = pd.Index(self.inputs.roll[PARCEL_KEY].astype("str").unique())
+        return np.flatnonzero(~self.keys.isin(roll_keys))
+
+    @functools.cached_property
     def cross_town_keys(self) -> frozenset[str]:
         """Parcels with more than the sliver tolerance of their area in another town's polygon.
 
@@ -744,9 +754,7 @@ def _check_town_cover(
             for b in swis[i + 1 :]
         ]
         _, first, second = max(pairs, default=(0.0, "", ""))
-        pair = (
-            f"{town_boundary_label(first)} and {town_boundary_label(second)}" if first else names
-        )
+        pair = f"{town_boundary_label(first)} and {town_boundary_label(second)}" if first else names
         raise InputError(
             town_boundary_label(first) if first else TERRITORY_LABEL,
             f"town polygons overlap inside the territory over {split.overlap_area / whole:.2%} "
@@ -1242,6 +1250,41 @@ def stale_overrides(labels: Sequence[str]) -> list[str]:
     ]
 
 
+def polygons_without_roll_warning(prepared: Prepared, fraction: np.ndarray) -> list[str]:
+    """A warning naming the parcel polygons in the territory that join no roll record.
+
+    ``fraction``: the fraction in the territory of each polygon, in the order
+    of :attr:`Prepared.keys`. Such a polygon's value is in no total (the totals
+    are the roll's records): a print key written differently in the roll and
+    in the parcel layer, or a record dropped from the roll, understates the
+    territory's valuation. ``data_quality.json`` lists every such polygon of
+    the towns (``polygons_without_roll``); this names those that matter here.
+    """
+    at = prepared.polygons_without_roll
+    hit = at[fraction[at] > 0]
+    if not len(hit):
+        return []
+    shown = hit[:5]
+    parcels = prepared.parcels
+    if {"swis", "print_key"} <= set(parcels.columns):  # as the parcel layer writes them
+        labels = [
+            f"{s}:{k}"
+            for s, k in zip(
+                parcels["swis"].to_numpy()[shown],
+                parcels["print_key"].to_numpy()[shown],
+                strict=True,
+            )
+        ]
+    else:
+        labels = [str(k).replace("|", ":", 1) for k in prepared.keys[shown]]
+    more = f" and {len(hit) - 5} more" if len(hit) > 5 else ""
+    return [
+        f"{len(hit)} parcel polygon(s) in the territory join no roll record "
+        f"({', '.join(labels)}{more}): their value is in no total; check their print "
+        "keys against the roll (data_quality.json: polygons_without_roll)"
+    ]
+
+
 def _override_outside(inputs: PetitionInputs, fractions: pd.DataFrame) -> list[str]:
     """``SWIS:PRINT_KEY`` of overridden parcels with a polygon and no area in the territory."""
     ov = inputs.apportionment_overrides
@@ -1277,6 +1320,9 @@ def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame
     inputs, policy, regime = prepared.inputs, prepared.policy, prepared.regime
     warnings: list[str] = notes_for(inputs, territory)
     warnings += stale_overrides(_override_outside(inputs, fractions))
+    warnings += polygons_without_roll_warning(
+        prepared, fractions["fraction_in_territory"].to_numpy(dtype="float64")
+    )
     territory_sq_mi = geodesic_area_sq_mi(territory, inputs.working_crs)
 
     # --- apportionment (§ 2-200; § 2-202.1.a(2)) ---------------------------------------

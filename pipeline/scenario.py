@@ -61,6 +61,7 @@ from pipeline.evaluate import (
     notes_for,
     owner_part,
     part_areas,
+    polygons_without_roll_warning,
     prepare,
     relocate,
     resident_absent,
@@ -765,6 +766,7 @@ class Scenario:
                 + roll["print_key_code"].astype("str").to_numpy()[away]
             )
             warnings += stale_overrides(sorted(set(labels.tolist())))
+        warnings += polygons_without_roll_warning(prep, fr.fraction)
         sq_mi = geodesic_area_sq_mi(self.territory, inputs.working_crs)
 
         def geometric_rows() -> pd.DataFrame:

@@ -1197,3 +1197,26 @@ def test_a_voters_town_is_the_boards_towncity_before_the_postal_city(tmp_path: P
     summary = json.loads((out / "summary.json").read_text())
     assert summary["resident_test"]["qualified_voters"] == 1
     assert summary["resident_test"]["voters_unplaced"] == 0
+
+
+def test_a_polygon_in_the_territory_without_a_roll_record_is_warned_about(
+    tmp_path: Path,
+) -> None:
+    # parcel A2 (x 500..1000, wholly inside) drawn with print key 1.-1-9, which
+    # no roll record has: its 50,000 is in no total. The run says so by name (the
+    # roll record 1.-1-2 is then unmapped, a deficiency of its own)
+    root = tmp_path / "p"
+    config = make_petition(root)
+    layer = gpd.read_file(root / "parcels.gpkg")
+    layer.loc[layer["PRINT_KEY"] == "1.-1-2", "PRINT_KEY"] = "1.-1-9"
+    layer.to_file(root / "parcels.gpkg", driver="GPKG")
+    out = run_ok(config, tmp_path / "results")
+    summary = json.loads((out / "summary.json").read_text())
+    warned = [w for w in summary["warnings"] if "join no roll record" in w]
+    assert len(warned) == 1
+    assert warned[0].startswith("1 parcel polygon(s) in the territory")
+    assert "104489:1.-1-9" in warned[0]
+    # the same warning from a scenario of the same territory
+    from pipeline import Scenario
+
+    assert warned[0] in Scenario.from_config(config).results()["warnings"]
