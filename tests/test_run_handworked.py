@@ -1220,3 +1220,28 @@ def test_a_polygon_in_the_territory_without_a_roll_record_is_warned_about(
     from pipeline import Scenario
 
     assert warned[0] in Scenario.from_config(config).results()["warnings"]
+
+
+def test_swapped_town_boundary_files_are_bad_input(tmp_path: Path) -> None:
+    # town A's file drawn where town B is and B's where A is. The town parts would
+    # follow the polygons (A's part would hold B's parcels) and the filing plan
+    # would follow them too; parcel counts show it: A's polygon (x 1000..2000)
+    # holds B1 and B2 only, 2 of 2 on B's roll... under the five-parcel floor, so
+    # the petition is given three more parcels of B there
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _redraw(root, "town-a.geojson", _b(1000, 0, 2000, 1000))
+    _redraw(root, "town-b.geojson", _b(0, 0, 1000, 1000))
+    layer = gpd.read_file(root / "parcels.gpkg")
+    extra = gpd.GeoDataFrame(
+        {"SWIS": ["104689"] * 3, "PRINT_KEY": ["3.-1-1", "3.-1-2", "3.-1-3"]},
+        geometry=[_b(1900, 900, 1910, 910), _b(1920, 900, 1930, 910), _b(1940, 900, 1950, 910)],
+        crs=CRS,
+    )
+    pd.concat([layer, extra], ignore_index=True).to_file(root / "parcels.gpkg", driver="GPKG")
+    proc = petition_run(str(config), "--out", str(tmp_path / "results"))
+    assert proc.returncode == 2, proc.stderr
+    # the polygon in town-a.geojson holds the 5 parcels of B: 5 of 5 (100 %)
+    assert "town-a.geojson:" in proc.stderr
+    assert "holds 5 parcels, 5 (100%) of them on other towns' rolls" in proc.stderr
+    assert not (tmp_path / "results").exists()

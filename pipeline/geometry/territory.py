@@ -200,3 +200,67 @@ def check_unlisted_towns(others: gpd.GeoDataFrame | None, territory: Any, tolera
         feature=int(first["source_row"]),
         column="SWIS",
     )
+
+
+#: A town polygon is another town's when more than this share of the parcels it
+#: holds (at least :data:`_OTHER_TOWN_MIN` of them) are on other towns' rolls.
+_OTHER_TOWN_SHARE = 0.5
+_OTHER_TOWN_MIN = 5
+
+
+def check_town_polygons_hold_their_parcels(
+    parcels: gpd.GeoDataFrame,
+    boundaries: Mapping[str, Any],
+    names: Mapping[str, str],
+    files: Mapping[str, Any],
+) -> None:
+    """A town's boundary polygon must hold its own roll's parcels, not another town's.
+
+    Parameters
+    ----------
+    parcels
+        The parcel polygons of the listed towns, with their ``swis`` (the town
+        of a parcel is its SWIS code's town, :func:`pipeline.keys.town_of_swis`).
+    boundaries
+        Town SWIS -> the town's boundary polygon (towns without one are left out).
+    names
+        Town SWIS -> name, for the message.
+    files
+        Town SWIS -> the boundary file (the error names it).
+
+    Raises
+    ------
+    InputError
+        Naming the town's boundary file when more than half of the parcels
+        whose box centre lies in its polygon (at least five) are on other
+        towns' rolls: the boundary files of two towns swapped, or a polygon
+        in another CRS. The parts of the territory, the owner test per part
+        and the filing plan (§ 2-202.1.f: the original with the town holding
+        the greatest part) would all follow the wrong polygons. A polygon
+        clipped to the neighbourhood of the territory is fine: it holds fewer
+        parcels, but its own.
+    """
+    if not len(boundaries) or parcels.empty:
+        return
+    bounds = shapely.bounds(np.asarray(parcels.geometry.values, dtype=object))
+    cx = (bounds[:, 0] + bounds[:, 2]) / 2
+    cy = (bounds[:, 1] + bounds[:, 3]) / 2
+    town = (parcels["swis"].astype("str").str.slice(0, 4) + "00").to_numpy(dtype=object)
+    for swis, polygon in boundaries.items():
+        if polygon is None or polygon.is_empty:
+            continue
+        shapely.prepare(polygon)
+        held = shapely.contains_xy(polygon, cx, cy)
+        n = int(held.sum())
+        other = town[held] != swis
+        k = int(other.sum())
+        if n >= _OTHER_TOWN_MIN and k > _OTHER_TOWN_SHARE * n:
+            values, counts = np.unique(town[held][other], return_counts=True)
+            most = str(values[int(np.argmax(counts))])
+            raise InputError(
+                files[swis],
+                f"the boundary polygon of town {names.get(swis, swis)} ({swis}) holds {n} "
+                f"parcels, {k} ({k / n:.0%}) of them on other towns' rolls (most of "
+                f"{names.get(most, most)}, {most}): are two towns' boundary files swapped, "
+                "or is this polygon in another CRS?",
+            )

@@ -36,7 +36,11 @@ from pipeline.errors import (
 from pipeline.frames import PARCEL_KEY, SOURCE_ROW
 from pipeline.geometry import union_territory
 from pipeline.geometry.area import suits_place, working_crs_for
-from pipeline.geometry.territory import check_unlisted_towns, shares_area
+from pipeline.geometry.territory import (
+    check_town_polygons_hold_their_parcels,
+    check_unlisted_towns,
+    shares_area,
+)
 from pipeline.io import (
     read_apportionment_overrides,
     read_boundary,
@@ -625,6 +629,12 @@ def load_inputs(
             )
         layers.append(layer)
     parcels = gpd.GeoDataFrame(pd.concat(layers, ignore_index=True), crs=working_crs)
+    check_town_polygons_hold_their_parcels(
+        parcels,
+        {t.swis: t.boundary for t in towns if t.boundary is not None},
+        {t.swis: t.name for t in towns},
+        {t.swis: t.boundary for t in config.towns if t.boundary is not None},
+    )
     if not parcels.empty and not shares_area(parcels.geometry.array, territory):
         raise InputError(
             config.territory.boundary,
