@@ -1245,3 +1245,25 @@ def test_swapped_town_boundary_files_are_bad_input(tmp_path: Path) -> None:
     assert "town-a.geojson:" in proc.stderr
     assert "holds 5 parcels, 5 (100%) of them on other towns' rolls" in proc.stderr
     assert not (tmp_path / "results").exists()
+
+
+def test_a_streets_file_far_from_the_territory_is_warned_about(tmp_path: Path) -> None:
+    # the streets drawn 10,000 ft east of the territory (x 0..1500): in a wrong
+    # CRS, say. The streets description would name no street: the run says why
+    from shapely.geometry import LineString
+
+    from pipeline.config import load_config
+    from pipeline.io.load import load_inputs
+
+    root = tmp_path / "p"
+    config = make_petition(root)
+    far = LineString([(X0 + 11_500, Y0), (X0 + 11_500, Y0 + 500)])
+    near = LineString([(X0 + 1_600, Y0), (X0 + 1_600, Y0 + 500)])  # 100 ft east: near
+    text = config.read_text().replace("[territory]\n", '[territory]\nstreets = "streets.geojson"\n')
+    config.write_text(text)
+    for line, warned in ((far, True), (near, False)):
+        gpd.GeoDataFrame({"name": ["Main St"]}, geometry=[line], crs=CRS).to_file(
+            root / "streets.geojson", driver="GeoJSON"
+        )
+        notes = load_inputs(load_config(config)).notes
+        assert any("no street comes within 1,000 ft" in n for n in notes) is warned

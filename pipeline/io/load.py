@@ -482,6 +482,16 @@ def _unrecorded_notes(
     return out
 
 
+def _streets_near(streets: gpd.GeoDataFrame, territory: Any, working_crs: Any) -> bool:
+    """Whether the box of some street meets the territory's box widened by 1,000 ft."""
+    metres_per_unit = CRS(working_crs).axis_info[0].unit_conversion_factor
+    d = 304.8 / metres_per_unit
+    x0, y0, x1, y1 = territory.bounds
+    b = streets.geometry.bounds.to_numpy()
+    near = (b[:, 0] <= x1 + d) & (b[:, 2] >= x0 - d) & (b[:, 1] <= y1 + d) & (b[:, 3] >= y0 - d)
+    return bool(near.any())
+
+
 def load_inputs(
     config: PetitionConfig, *, progress: Progress = _noop, roll_year: int | None = None
 ) -> PetitionInputs:
@@ -538,6 +548,12 @@ def load_inputs(
             notes.append(
                 f"{Path(config.territory.streets).name}: {unnamed} street features without a "
                 "name are not used in the streets description"
+            )
+        if len(streets) and not _streets_near(streets, territory, working_crs):
+            notes.append(
+                f"{Path(config.territory.streets).name}: no street comes within 1,000 ft of "
+                "the territory, so the streets description names no street; check the "
+                f"file's CRS (read as {config.territory.crs or 'the file CRS'})"
             )
 
     rates = read_rates(config.equalization.rates) if config.equalization.rates else None
