@@ -23,6 +23,11 @@ from pipeline.errors import InputError
 Basis = Literal["owners", "residents"]
 RegimeName = Literal["auto", "2-202-pre-2024", "2024"]
 
+#: The STATUS codes of the BOE voter file: active (A), military (AM), special
+#: federal (AF), special presidential (AP), overseas (AU), inactive (I), purged
+#: (P), pre-registered under 18 (17).
+VOTER_STATUS_CODES: tuple[str, ...] = ("A", "AM", "AF", "AP", "AU", "I", "P", "17")
+
 #: BOE voter statuses counted by default: active (A, AM, AF, AP, AU) and inactive (I).
 DEFAULT_VOTER_STATUSES: tuple[str, ...] = ("A", "AM", "AF", "AP", "AU", "I")
 
@@ -138,6 +143,19 @@ class PolicySection(_Section):
     straddle_voter_threshold: float = Field(default=0.5, gt=0, le=1, strict=True)
     #: Added: projected CRS the geometry is worked in (``None``: chosen from the place).
     working_crs: str | None = None
+
+    @field_validator("voter_statuses")
+    @classmethod
+    def _known_statuses(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        if not v:
+            raise ValueError("no voter status listed: no voter would count")
+        unknown = [s for s in v if s not in VOTER_STATUS_CODES]
+        if unknown:
+            raise ValueError(
+                f"{', '.join(map(repr, unknown))} is no voter status of the BOE file (known: "
+                f"{', '.join(VOTER_STATUS_CODES)})"
+            )
+        return v
 
     @field_validator("working_crs")
     @classmethod

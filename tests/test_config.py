@@ -244,3 +244,16 @@ def test_working_crs_must_be_projected(tmp_path: Path, value: str, words: str) -
     assert err.value.column == "policy.working_crs"
     assert words in err.value.problem
     assert not err.value.problem.startswith("Value error")
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [("[]", "no voter status listed"), ('["A", "ZZ"]', "'ZZ' is no voter status")],
+)
+def test_voter_statuses_must_be_codes_of_the_boe_file(
+    tmp_path: Path, value: str, words: str
+) -> None:
+    with pytest.raises(InputError) as err:
+        load_config(_write(tmp_path, MINIMAL + f"\n[policy]\nvoter_statuses = {value}\n"))
+    assert err.value.column == "policy.voter_statuses"
+    assert words in err.value.problem
