@@ -42,6 +42,13 @@ class PetitionSection(_Section):
     bases: tuple[Basis, ...] = Field(min_length=1)
     regime: RegimeName = "auto"
 
+    @field_validator("filed_on", mode="before")
+    @classmethod
+    def _a_date(cls, v: Any) -> Any:
+        if isinstance(v, dt.datetime) or not isinstance(v, dt.date | str):
+            raise ValueError("should be a date, written 2023-06-01 (no time, no quotes needed)")
+        return v
+
     @field_validator("bases")
     @classmethod
     def _distinct(cls, v: tuple[str, ...]) -> tuple[str, ...]:
@@ -201,14 +208,15 @@ class PetitionConfig(_Section):
     #: The config file itself (set by :func:`load_config`).
     source: Path | None = None
 
-    @model_validator(mode="after")
-    def _towns_distinct(self) -> PetitionConfig:
+    @field_validator("towns")
+    @classmethod
+    def _towns_distinct(cls, v: tuple[TownSection, ...]) -> tuple[TownSection, ...]:
         seen: set[str] = set()
-        for town in self.towns:
+        for town in v:
             if town.swis in seen:
-                raise ValueError(f"town {town.swis} is listed twice")
+                raise ValueError(f"town {town.swis} is listed twice (two [[towns]] tables)")
             seen.add(town.swis)
-        return self
+        return v
 
     def input_files(self) -> dict[str, Path]:
         """Every input file the config names, keyed by its config key."""

@@ -257,3 +257,20 @@ def test_voter_statuses_must_be_codes_of_the_boe_file(
         load_config(_write(tmp_path, MINIMAL + f"\n[policy]\nvoter_statuses = {value}\n"))
     assert err.value.column == "policy.voter_statuses"
     assert words in err.value.problem
+
+
+@pytest.mark.parametrize("value", ["2023", "2023-06-01T10:00:00"])
+def test_filed_on_must_be_a_date(tmp_path: Path, value: str) -> None:
+    text = MINIMAL.replace("filed_on = 2023-06-01", f"filed_on = {value}")
+    with pytest.raises(InputError) as err:
+        load_config(_write(tmp_path, text))
+    assert err.value.column == "petition.filed_on"
+    assert "should be a date, written 2023-06-01" in err.value.problem
+
+
+def test_a_town_listed_twice_names_the_towns_key(tmp_path: Path) -> None:
+    town = MINIMAL[MINIMAL.index("[[towns]]") :]
+    with pytest.raises(InputError) as err:
+        load_config(_write(tmp_path, MINIMAL + "\n" + town))
+    assert err.value.column == "towns"
+    assert "town 104400 is listed twice" in err.value.problem
