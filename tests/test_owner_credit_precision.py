@@ -233,3 +233,61 @@ def test_co_owners_of_exactly_one_name_are_two_owners() -> None:
     rec = _co_owned(("John", ""), ("John", ""))
     m = _match([rec], [{"name": "John Walton", "address": "10 Oak St"}])
     assert m["status"].tolist() == ["needs_review"]
+
+
+def _accept(*lines: int, key: str = "104401|1") -> pd.DataFrame:
+    return pd.DataFrame(
+        [{"page": 1, "line": q, "decision": "accept", "parcel_key": key} for q in lines]
+    )
+
+
+def test_accepts_for_two_co_owners_of_one_name_credit_each_one_owner() -> None:
+    # CAROL J and CAROL D WALTON own one parcel (100,000). Two lines "Carol
+    # Walton", each accepted for it: two owners, 50,000 each, neither a duplicate
+    rec = _co_owned(("Carol", "J"), ("Carol", "D"))
+    lines = [{"name": "Carol Walton", "address": "10 Oak St"}] * 2
+    m = _match([rec], lines, decisions=_accept(1, 2))
+    assert m["status"].tolist() == ["counted", "counted"]
+    assert m["owner_keys"].tolist() == [(("104401|1", 0),), (("104401|1", 1),)]
+    # Carol D signs in full (matched by herself) and "Carol Walton" is accepted:
+    # the accepted line is the other owner, Carol J (row 0)
+    lines = [
+        {"name": "Carol Walton", "address": "10 Oak St"},
+        {"name": "Carol D Walton", "address": "10 Oak St"},
+    ]
+    m = _match([rec], lines, decisions=_accept(1))
+    assert m["status"].tolist() == ["counted", "counted"]
+    assert m["owner_keys"].tolist() == [(("104401|1", 0),), (("104401|1", 1),)]
+
+
+def test_an_accepted_mrs_line_is_credited_as_the_wife() -> None:
+    # JOHN E WALTON and MARY WALTON own one parcel; "Mrs. John Walton" is accepted
+    # for it: she is Mary (row 1), and John's own line still counts (row 0)
+    rec = _co_owned(("John", "E"), ("Mary", ""))
+    lines = [
+        {"name": "Mrs. John Walton", "address": "10 Oak St"},
+        {"name": "John E Walton", "address": "10 Oak St"},
+    ]
+    m = _match([rec], lines, decisions=_accept(1))
+    assert m["status"].tolist() == ["counted", "counted"]
+    assert m["owner_keys"].tolist() == [(("104401|1", 1),), (("104401|1", 0),)]
+
+
+def test_accepts_for_entities_written_close_or_after_for() -> None:
+    # the review offers HUDSON VALLEY HOLDINGS LLC for "Hudson Vly Holdings LLC"
+    # (close, not equal): accepting it applies. "Tom Reed for Oak Holdings LLC"
+    # with no signing_for, accepted for the LLC's parcel, is credited to the LLC
+    recs = [
+        person("104401|1", "", "", "Hudson Valley Holdings LLC", "1 Oak St", "1 Oak St"),
+        person("104401|2", "", "", "Oak Holdings LLC", "2 Oak St", "2 Oak St"),
+    ]
+    lines = [
+        {"name": "Ann Officer", "address": "9 Elm St", "signing_for": "Hudson Vly Holdings LLC"},
+        {"name": "Tom Reed for Oak Holdings LLC", "address": "9 Elm St"},
+    ]
+    m = _match(recs, lines)
+    assert m["status"].tolist() == ["needs_review", "needs_review"]
+    decisions = pd.concat([_accept(1), _accept(2, key="104401|2")], ignore_index=True)
+    m = _match(recs, lines, decisions=decisions)
+    assert m["status"].tolist() == ["counted", "counted"]
+    assert m["owner_keys"].tolist() == [(("104401|1", 0),), (("104401|2", 0),)]

@@ -80,7 +80,7 @@ from __future__ import annotations
 import datetime as dt
 import heapq
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Generic, TypeVar
@@ -1436,7 +1436,7 @@ def _match_entity(
             cands,
         )
     close = process.extract(
-        norm, index.entity_names, scorer=fuzz.token_sort_ratio, score_cutoff=88.0, limit=5
+        norm, index.entity_names, scorer=fuzz.token_sort_ratio, score_cutoff=_ENTITY_CLOSE, limit=5
     )
     if close:
         cands2: tuple[dict[str, object], ...] = tuple(
@@ -1520,6 +1520,10 @@ def _namesakes_note(
     )
 
 
+#: An entity name this close to one on the roll (token sort ratio) goes to
+#: review, and a reviewer's accept of it applies.
+_ENTITY_CLOSE = 88.0
+
 #: An accepted parcel is credited to a line only when one of its owners'
 #: names resembles the line's: the name rules see a relation, or the first
 #: names agree (a married name: "Mary Jones" for MARY SMITH), or the words are
@@ -1530,13 +1534,25 @@ _DECIDED_NAME_RATIO = 95.0
 
 
 def _decided_rows(
-    index: OwnerIndex, parcel: str, tokens: tuple[str, ...], suffix: str, entity: str
+    index: OwnerIndex,
+    parcel: str,
+    tokens: tuple[str, ...],
+    suffix: str,
+    entity: str,
+    *,
+    taken: Collection[tuple[str, int]] = (),
+    spouse: bool = False,
 ) -> list[tuple[str, int]]:
     """The owner rows an accepted decision on ``parcel`` points at ([] when none fits).
 
     The owner whose name is nearest the line's (the entity signed for, or the
     signer); none when no owner's name resembles it (the decision was made
-    for another line, or the lines were renumbered since).
+    for another line, or the lines were renumbered since). Owners whose names
+    are equally near (CAROL J and CAROL D BROOKS for "Carol Brooks") are told
+    apart by ``taken``, the owner rows other lines are credited with: the line
+    gets one not taken. For a name written ``Mrs. John Smith`` (``spouse``),
+    the owner is an owner of that surname whose first name is not the one
+    written (the wife, MARY SMITH), when the parcel has one.
     """
     rows = index.rows_on_parcel.get(parcel, [])
     if entity:
@@ -1546,21 +1562,38 @@ def _decided_rows(
             for i, k, n in rows
             if k == "entity"
         ]
-        fits = [r for s, r in scored if s >= _DECIDED_NAME_RATIO]
+        fits = [r for s, r in scored if s >= _ENTITY_CLOSE]
         return fits[:1] if fits else []
     best: list[tuple[float, tuple[str, int]]] = []
     ref = index.persons
+    wives: list[tuple[str, int]] = []
     for j in index.persons_on(parcel):
         key, oi = index.person_keys[j]
+        same_first = bool(tokens) and bool(ref.first[j]) and _first_ok(tokens[0], ref.first[j])
+        surname = _compact(ref.last[j].split())
+        if spouse and len(tokens) >= 2 and not same_first and surname in {tokens[-1]}:
+            wives.append((key, oi))
         nc = compare_names(tokens, suffix, ref.first[j], ref.middle[j], ref.last[j], ref.suffix[j])
         ratio = fuzz.token_sort_ratio(" ".join(tokens), ref.name_of(j))
-        same_first = bool(tokens) and bool(ref.first[j]) and _first_ok(tokens[0], ref.first[j])
         if nc is None and not same_first and ratio < _DECIDED_NAME_RATIO:
             continue  # another person's name
         best.append((nc.score if nc else ratio / 2, (key, oi)))
+    free = [r for r in wives if r not in taken]
+    if free or wives:
+        return [(free or wives)[0]]
     if best:
-        return [max(best)[1]]
+        top = max(sc for sc, _ in best)
+        tied = sorted(r for sc, r in best if sc == top)
+        return [next((r for r in tied if r not in taken), tied[0])]
     return []
+
+
+def _signed_for_entity(name: str) -> str:
+    """Whom a name written ``"Tom Reed for Oak Holdings LLC, member"`` signs for ("" if none)."""
+    found = _SIGNED_FOR.search(name)
+    if found is None:
+        return ""
+    return name[found.end() :].split(",")[0].strip()
 
 
 def _parcel_labels(roll: pd.DataFrame, keys: set[str]) -> dict[str, str]:
@@ -1785,31 +1818,53 @@ def owner_matcher(
                 if status[i] == "counted" and not kept:
                     status[i], score[i], person[i] = "not_owner", 0.0, ""
                 note[i] = "rejected by match decision: " + ", ".join(sorted(keys))
-        for i, parcels in accepted.items():
+        # the owner rows lines are credited with so far: an accepted line takes
+        # one not taken by another line when several owners fit it equally
+        taken: dict[tuple[str, int], int] = {}
+        for i in range(n):
+            if status[i] == "counted":
+                for r in keys_out[i]:
+                    taken.setdefault(r, i)
+        for i in sorted(accepted, key=lambda i: (pg[i], ln[i], i)):
+            parcels = accepted[i]
             if i in whole:
                 continue
             parcels = [k for k in parcels if k not in rejected.get(i, set())]
             tokens, suffix = parsed[i] if parsed[i][0] else person_name_parts(names[i])
+            # "Tom Reed for Oak Holdings LLC" without signing_for: accepted for
+            # the entity written after "for"
+            entity = sfor[i].strip() or _signed_for_entity(names[i])
+            others = {r for r, at in taken.items() if at != i}
             # an accepted parcel adds to what the line was matched to (the same
             # owner's parcels under another mailing address): credited for all
             rows_set: set[tuple[str, int]] = set(keys_out[i]) if status[i] == "counted" else set()
             unfit: list[str] = []
             for key in parcels:
-                picked = _decided_rows(index, key, tokens, suffix, sfor[i].strip())
+                picked = _decided_rows(
+                    index,
+                    key,
+                    tokens,
+                    suffix,
+                    entity,
+                    taken=others,
+                    spouse=spouse_style_title(names[i]),
+                )
                 if not picked:
                     unfit.append(key)
                 for r in picked:
                     rows_set.add(r)
-                    if not sfor[i].strip():
+                    if not entity:
                         j = index.person_row(r)
                         if j >= 0:
                             rows_set.update(identity_rows(ref.identity[j]))
             rows_t = tuple(sorted(rows_set))
+            for r in rows_t:
+                taken.setdefault(r, i)
             if rows_t:
                 status[i], keys_out[i], score[i] = "counted", rows_t, 100.0
                 person[i] = (
-                    f"entity:{normalize_name(fold_accents(sfor[i]))}"
-                    if sfor[i].strip()
+                    f"entity:{normalize_name(fold_accents(entity))}"
+                    if entity
                     else f"decided:{rows_t[0][0]}:{rows_t[0][1]}"
                 )
                 # the same owner rows as an automatic match: same person
