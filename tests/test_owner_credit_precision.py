@@ -291,3 +291,18 @@ def test_accepts_for_entities_written_close_or_after_for() -> None:
     m = _match(recs, lines, decisions=decisions)
     assert m["status"].tolist() == ["counted", "counted"]
     assert m["owner_keys"].tolist() == [(("104401|1", 0),), (("104401|2", 0),)]
+
+
+def test_a_rejected_candidate_leaves_the_review() -> None:
+    # "John Smith" at 12 Oak St: JOHN A (parcel 1) and JOHN B SMITH (parcel 2) both
+    # fit, so the line is reviewed; the reviewer rejects parcel 2: the line stays
+    # in review with parcel 1 only, and its note says what was rejected
+    recs = [
+        person("104401|1", "John", "A", "Smith", "12 Oak St", "12 Oak St"),
+        person("104401|2", "John", "B", "Smith", "50 Elm St", "12 Oak St"),
+    ]
+    reject = pd.DataFrame([{"page": 1, "line": 1, "decision": "reject", "parcel_key": "104401|2"}])
+    m = _match(recs, [{"name": "John Smith", "address": "12 Oak St"}], decisions=reject)
+    assert m["status"].tolist() == ["needs_review"]
+    assert m["note"].iloc[0].startswith("rejected by match decision: 104401:2")
+    assert [c["candidate"] for c in m["candidates"].iloc[0]] == ["104401:1"]

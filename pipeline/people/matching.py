@@ -1812,12 +1812,21 @@ def owner_matcher(
         for i, keys in rejected.items():
             if i in whole:
                 continue
+            shown = _parcel_labels(roll, set(keys))
+            said = "rejected by match decision: " + ", ".join(
+                sorted(shown.get(k, k) for k in keys)
+            )
             kept = tuple(r for r in keys_out[i] if r[0] not in keys)
             if kept != keys_out[i]:
                 keys_out[i] = kept
                 if status[i] == "counted" and not kept:
                     status[i], score[i], person[i] = "not_owner", 0.0, ""
-                note[i] = "rejected by match decision: " + ", ".join(sorted(keys))
+                note[i] = said
+            elif status[i] == "needs_review":
+                # the rejected candidates leave the review; the others stay
+                labels = set(shown.values())
+                cands[i] = tuple(c for c in cands[i] if c.get("candidate") not in labels)
+                note[i] = f"{said}; {note[i]}" if note[i] else said
         # the owner rows lines are credited with so far: an accepted line takes
         # one not taken by another line when several owners fit it equally
         taken: dict[tuple[str, int], int] = {}
