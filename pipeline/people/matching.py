@@ -1095,7 +1095,9 @@ def _away_mailing(
     """
     if "mailing_address_city" not in roll.columns:
         return mailing, frozenset()
-    city = [place_key(c) for c in _text_col(roll, "mailing_address_city")]
+    written = _text_col(roll, "mailing_address_city")
+    key_of = {c: place_key(c) for c in set(written)}  # a few hundred distinct cities
+    city = [key_of[c] for c in written]
     local = {c for c, a, m in zip(city, situs, mailing, strict=True) if m and m == a}
     if "municipality_name" in roll.columns:
         local |= {place_key(n) for n in set(_text_col(roll, "municipality_name"))}
