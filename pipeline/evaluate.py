@@ -78,6 +78,7 @@ from pipeline.people.voters import (
     voter_addresses,
 )
 from pipeline.quality import data_quality
+from pipeline.tools.frames import isin
 from pipeline.tools.processes import Forked, fork_call, run_here
 from pipeline.valuation import apportion_values, credit_signers, equalize, owner_test
 
@@ -210,8 +211,7 @@ class Prepared:
         No territory in it (computed once, for the run and every scenario);
         :func:`polygons_without_roll_warning` names those in a territory.
         """
-        roll_keys = pd.Index(self.inputs.roll[PARCEL_KEY].astype("str").unique())
-        return np.flatnonzero(~self.keys.isin(roll_keys))
+        return np.flatnonzero(~isin(self.keys, self.inputs.roll[PARCEL_KEY].astype("str")))
 
     @functools.cached_property
     def cross_town_keys(self) -> frozenset[str]:

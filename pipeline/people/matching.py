@@ -679,7 +679,11 @@ class Reference:
             # owners of one name listed twice on one parcel (the same label) are
             # two owners (the divisor counts both): the k-th of them on a parcel
             # links only to the k-th elsewhere, never to the other on its parcel
-            lab_c = pd.factorize(np.asarray(label, dtype=object))[0]
+            lab_c = (
+                np.asarray(address_groups[0], dtype=np.int64)  # the parcel of each reference
+                if address_groups is not None
+                else pd.factorize(np.asarray(label, dtype=object))[0]
+            )
             same = _codes([lab_c[nr], nf_c, nlc_c, s_c[named], initial[nr]])
             rank = pd.Series(same).groupby(same).cumcount().to_numpy(dtype=np.int64)
             ref._link(link_rows, [*link_keys, initial[link_rows], np.repeat(rank, n_addr)])

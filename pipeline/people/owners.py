@@ -855,11 +855,16 @@ def _care_of_slots(long: pd.DataFrame, any_used: np.ndarray) -> tuple[pd.DataFra
     text. A record whose every slot is a care-of name has no owner: it is no
     longer marked as using its slots.
     """
-    written = _join(long["first"], long["middle"], long["last"], long["suffix"])
-    care = _contains_distinct(written, _CARE_OF_START)
+    # the marker starts the first name, or the last name when the first is blank
+    first = long["first"]
+    care = _contains_distinct(first, _CARE_OF_START) | (
+        _blank_distinct(first) & _contains_distinct(long["last"], _CARE_OF_START)
+    )
     if not care.any():
         return long, any_used
-    names = written[care].str.replace(_CARE_OF_START, "", regex=True).str.strip()
+    hit = long[care]
+    written = _join(hit["first"], hit["middle"], hit["last"], hit["suffix"])
+    names = written.str.replace(_CARE_OF_START, "", regex=True).str.strip()
     rows = long["_row"].to_numpy(dtype=np.int64)
     by_row: dict[int, list[str]] = {}
     for r, n in zip(rows[care].tolist(), names.tolist(), strict=True):
