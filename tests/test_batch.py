@@ -257,3 +257,23 @@ def test_an_alternative_without_a_name_is_named_by_its_feature(
         run_batch([petition["config"]], alternatives=layer)
     assert (exc.value.feature, exc.value.column) == (2, "name")
     assert "without a name" in exc.value.problem
+
+
+def test_a_repair_note_goes_to_its_own_alternative(petition, tmp_path: Path) -> None:
+    # feature 2 is a bow-tie (repaired); feature 1 is a plain box: the note is
+    # feature 2's alone
+    x0, y0 = 700_000.0, 1_300_000.0
+    bowtie = shapely.Polygon(
+        [(x0, y0), (x0 + 1500, y0 + 500), (x0 + 1500, y0), (x0, y0 + 500), (x0, y0)]
+    )
+    layer = tmp_path / "alts.geojson"
+    gpd.GeoDataFrame(
+        {"name": ["west", "bow"]}, geometry=[_b(*ALTS["west"]), bowtie], crs=CRS
+    ).to_file(layer, driver="GeoJSON")
+    result = run_batch([petition["config"]], alternatives=layer)
+    files = write_batch(tmp_path / "out", result)
+    notes = {
+        t["name"]: t["notes"] for t in json.loads(files["batch.json"].read_text())["territories"]
+    }
+    assert notes["west"] == []
+    assert any("feature 2" in n for n in notes["bow"])

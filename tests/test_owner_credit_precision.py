@@ -306,3 +306,43 @@ def test_a_rejected_candidate_leaves_the_review() -> None:
     assert m["status"].tolist() == ["needs_review"]
     assert m["note"].iloc[0].startswith("rejected by match decision: 104401:2")
     assert [c["candidate"] for c in m["candidates"].iloc[0]] == ["104401:1"]
+
+
+def test_given_names_that_are_entity_words_are_people() -> None:
+    # an ownership override naming "Ida B Mercer; Dot Smith": two women, not an
+    # industrial development agency and a department of transportation
+    from pipeline.people.owners import parse_owner_text
+
+    for text, order in (
+        ("Ida B Mercer", "first_last"),
+        ("MERCER IDA B", "last_first"),
+        ("Dot Smith", "first_last"),
+    ):
+        assert [p.kind for p in parse_owner_text(text, order=order)] == ["person"]  # type: ignore[arg-type]
+    assert [p.kind for p in parse_owner_text("Columbia County IDA", order="first_last")] == [
+        "entity"
+    ]
+
+
+def test_wm_on_the_roll_is_william() -> None:
+    # the roll writes WM A BROWN; "William Brown" at his address is sent to review
+    # (an abbreviation, as a nickname), and a reviewer's accept applies
+    recs = [person("104401|1", "Wm", "A", "Brown", "16 Oak St", "16 Oak St")]
+    lines = [{"name": "William Brown", "address": "16 Oak St"}]
+    m = _match(recs, lines)
+    assert m["status"].tolist() == ["needs_review"]
+    m = _match(recs, lines, decisions=_accept(1))
+    assert m["status"].tolist() == ["counted"]
+
+
+def test_a_town_written_that_is_a_city_away_but_not_at_that_address() -> None:
+    # Valatie is no city of the towns the roll shows (only a lot is billed there,
+    # at 50 Elm St): a line "12 Oak St, Valatie" is then read as a local address,
+    # John Smith's home at 12 Oak St, not as one in a city away
+    recs = [
+        _with_city(person("104401|1", "John", "", "Smith", "12 Oak St", "12 Oak St"), "Harlow"),
+        _with_city(person("104401|2", "Ann", "", "Lee", "50 Elm St", "9 Elm St"), "Valatie"),
+    ]
+    m = _match(recs, [{"name": "John Smith", "address": "12 Oak St", "town": "Valatie"}])
+    assert m["status"].tolist() == ["counted"]
+    assert m["owner_keys"].tolist() == [(("104401|1", 0),)]

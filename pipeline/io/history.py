@@ -389,5 +389,13 @@ def read_alternatives(
             geom, more = union_territory(row.geometry)
         except ValueError as exc:
             raise InputError(root, str(exc), feature=i + 1) from None
-        out.append((label, geom, (notes if i == 0 else []) + more))
+        # the layer's repair notes name their feature ("… feature 2: …"): each
+        # goes to its alternative; a note naming no feature goes to the first
+        mine = [
+            n
+            for n in notes
+            if f"feature {i + 1}:" in n
+            or (i == 0 and not re.search(r"feature \d+:", n))
+        ]
+        out.append((label, geom, mine + more))
     return out

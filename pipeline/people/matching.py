@@ -1718,8 +1718,11 @@ def owner_matcher(
         address = normalize_address_text(addrs[i])
         if address and index.away:
             place = place_key(towns[i])
-            if place in index.away:  # an address in a city away from the towns
-                address = f"{address} ({place})"
+            away = f"{address} ({place})"
+            # an address in a city away from the towns, when the roll has it
+            # there (else the town written is taken for a local post office)
+            if place in index.away and away in ref.by_address:
+                address = away
         if not names[i].strip() or not address:
             nt = "line without " + ("a name" if not names[i].strip() else "an address")
             return "page_defect", (), 0.0, "", nt, (), None

@@ -731,7 +731,35 @@ def first_name_keys(first: str) -> frozenset[str]:
         return frozenset()
     namer = _nicknamer()
     canon = namer.canonicals_of(first.lower())  # type: ignore[attr-defined]
-    return frozenset({first, *(c.upper() for c in canon)})
+    keys = {first, *(c.upper() for c in canon)}
+    full = FIRST_NAME_ABBREVIATIONS.get(first)
+    if full is not None:  # "WM" on the roll is William
+        keys |= first_name_keys(full)
+    return frozenset(keys)
+
+
+#: Abbreviated first names of old deeds and rolls (``WM A BROWN``), with the name
+#: each stands for; a short form that begins its name (``GEO``, ``ELIZ``) needs
+#: no entry (:func:`nickname_equivalent`).
+FIRST_NAME_ABBREVIATIONS: dict[str, str] = {
+    "WM": "WILLIAM",
+    "WMS": "WILLIAM",
+    "CHAS": "CHARLES",
+    "THOS": "THOMAS",
+    "JAS": "JAMES",
+    "JOS": "JOSEPH",
+    "JNO": "JOHN",
+    "ROBT": "ROBERT",
+    "RICHD": "RICHARD",
+    "EDW": "EDWARD",
+    "EDWD": "EDWARD",
+    "BENJ": "BENJAMIN",
+    "SAML": "SAMUEL",
+    "DANL": "DANIEL",
+    "MARGT": "MARGARET",
+    "NATHL": "NATHANIEL",
+    "JONA": "JONATHAN",
+}
 
 
 @lru_cache(maxsize=200_000)

@@ -264,6 +264,10 @@ _SURNAME_WORDS = frozenset(
     {"POWER", "CHURCH", "TEMPLE", "LODGE", "PARISH", "BANK", "FARM", "FARMS", "FIRE", "TOWN"}
 )
 
+#: Entity words that are also given names: not read as an entity marker in the
+#: given-name place of a short name (``"IDA B MERCER"``, ``"DOT SMITH"``).
+_GIVEN_NAME_WORDS = frozenset({"IDA", "DOT"})
+
 _CARE_OF = re.compile(r"(?:^|\s)(?:C/O|C/0|ATTN:?|ATTENTION:?|(?:IN )?CARE OF|%)(?=\s|$)\s*")
 _LINES = re.compile(r"[\n\r;]+")
 _ETAL = re.compile(r"(?:^|\s)(?:ET\s*AL|ET\s*UX|ET\s*VIR|ETALS?|ETUX|ETVIR)\.?S?(?=\s|,|$)")
@@ -408,6 +412,11 @@ def _entity_subkind(key: str, *, last_first: bool) -> str | None:
         head, _, tail = key.rpartition(" ")
         if tail in _SURNAME_WORDS and len(head.split()) <= 2:
             probe = head
+    words = probe.split()
+    at = 1 if last_first else 0  # where the given name stands
+    if 2 <= len(words) <= 3 and words[at] in _GIVEN_NAME_WORDS:
+        # "IDA B MERCER", "MERCER IDA B": a woman named Ida, not an agency
+        probe = " ".join(w for i, w in enumerate(words) if i != at)
     if _BUSINESS.search(probe):
         return "business"
     if _GOV.search(probe):
