@@ -346,3 +346,17 @@ def test_a_town_written_that_is_a_city_away_but_not_at_that_address() -> None:
     m = _match(recs, [{"name": "John Smith", "address": "12 Oak St", "town": "Valatie"}])
     assert m["status"].tolist() == ["counted"]
     assert m["owner_keys"].tolist() == [(("104401|1", 0),)]
+
+
+def test_an_entitys_holding_is_told_by_its_address_in_a_city_away() -> None:
+    # ACME LLC holds parcel 1 (billed to 100 Main St, Albany) and parcel 2
+    # (billed to 5 Pine Rd, Boston): two holdings with no address in common. Its
+    # officer writes 100 Main St, Albany: the holding billed there is credited
+    acme = person("104401|1", "", "", "Acme LLC", "1 Oak St", "100 Main St")
+    acme2 = person("104401|2", "", "", "Acme LLC", "2 Oak St", "5 Pine Rd")
+    home = person("104401|3", "Mary", "", "Jones", "3 Oak St", "3 Oak St")
+    recs = [_with_city(acme, "Albany"), _with_city(acme2, "Boston"), _with_city(home, "Harlow")]
+    line = {"name": "Ann Officer", "address": "100 Main St", "town": "Albany"}
+    m = _match(recs, [{**line, "signing_for": "Acme LLC"}])
+    assert m["status"].tolist() == ["counted"]
+    assert m["owner_keys"].tolist() == [(("104401|1", 0),)]

@@ -394,8 +394,7 @@ def read_alternatives(
         mine = [
             n
             for n in notes
-            if f"feature {i + 1}:" in n
-            or (i == 0 and not re.search(r"feature \d+:", n))
+            if f"feature {i + 1}:" in n or (i == 0 and not re.search(r"feature \d+:", n))
         ]
         out.append((label, geom, mine + more))
     return out

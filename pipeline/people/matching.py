@@ -1082,7 +1082,7 @@ def _away_mailing(
     """Mailing addresses in a city away from the towns keyed with that city.
 
     Returns the mailing keys (``"12 MAIN ST (ALBANY)"`` for a city away) and
-    the cities away.
+    the set of those keyed with a city away.
 
     Notes
     -----
@@ -1110,13 +1110,18 @@ def _away_mailing(
     if not away:
         return mailing, away
     keyed = [f"{m} ({c})" if m and c in away else m for c, m in zip(city, mailing, strict=True)]
-    return keyed, away
+    return keyed, frozenset(
+        f"{m} ({c})" for c, m in zip(city, mailing, strict=True) if m and c in away
+    )
 
 
 def _roll_addresses_away(
     roll: pd.DataFrame, *, situs_norm: Sequence[str] | pd.Series | None = None
 ) -> tuple[dict[str, tuple[tuple[str, str], ...]], frozenset[str]]:
-    """``parcel_key`` -> normalised ``(address, "situs"|"mailing")`` pairs, and the cities away.
+    """``parcel_key`` -> normalised ``(address, "situs"|"mailing")`` pairs, and those away.
+
+    The second: the mailing addresses keyed with a city away from the towns
+    (:func:`_away_mailing`).
 
     Situs addresses first, then mailing, each in roll order, without repeats;
     a parcel with no address is absent. ``situs_norm``, when given, is the
@@ -1192,7 +1197,7 @@ class RollLookups:
     addresses: dict[str, tuple[tuple[str, str], ...]]
     #: ``parcel_key`` -> ``"swis:print_key"`` as the review queue shows it.
     labels: dict[str, str]
-    #: Mailing cities away from the towns (:func:`_away_mailing`).
+    #: Mailing addresses keyed with a city away from the towns (:func:`_away_mailing`).
     away: frozenset[str] = frozenset()
 
 
@@ -1216,7 +1221,7 @@ class OwnerIndex:
     addresses: dict[str, tuple[tuple[str, str], ...]]
     #: The owner rows (parcel keys, owner indexes, kinds, names) for :attr:`rows_on_parcel`.
     owner_rows: tuple[list[str], list[int], list[str], list[str]]
-    #: Mailing cities away from the towns (:func:`_away_mailing`).
+    #: Mailing addresses keyed with a city away from the towns (:func:`_away_mailing`).
     away: frozenset[str] = frozenset()
     _rows_on: dict[str, list[tuple[int, str, str]]] | None = field(default=None, repr=False)
     _groups_of: dict[str, list[list[tuple[str, int]]]] = field(default_factory=dict, repr=False)
@@ -1717,11 +1722,10 @@ def owner_matcher(
         """status, owner rows, score, person, note, candidates, parsed name of owner line ``i``."""
         address = normalize_address_text(addrs[i])
         if address and index.away:
-            place = place_key(towns[i])
-            away = f"{address} ({place})"
             # an address in a city away from the towns, when the roll has it
             # there (else the town written is taken for a local post office)
-            if place in index.away and away in ref.by_address:
+            away = f"{address} ({place_key(towns[i])})"
+            if away in index.away:
                 address = away
         if not names[i].strip() or not address:
             nt = "line without " + ("a name" if not names[i].strip() else "an address")
@@ -1822,9 +1826,7 @@ def owner_matcher(
             if i in whole:
                 continue
             shown = _parcel_labels(roll, set(keys))
-            said = "rejected by match decision: " + ", ".join(
-                sorted(shown.get(k, k) for k in keys)
-            )
+            said = "rejected by match decision: " + ", ".join(sorted(shown.get(k, k) for k in keys))
             kept = tuple(r for r in keys_out[i] if r[0] not in keys)
             if kept != keys_out[i]:
                 keys_out[i] = kept
