@@ -360,3 +360,15 @@ def test_an_entitys_holding_is_told_by_its_address_in_a_city_away() -> None:
     m = _match(recs, [{**line, "signing_for": "Acme LLC"}])
     assert m["status"].tolist() == ["counted"]
     assert m["owner_keys"].tolist() == [(("104401|1", 0),)]
+
+
+def test_an_entity_written_without_its_form_goes_to_review() -> None:
+    # "Maple Holdings" signed for; the roll has MAPLE HOLDINGS LLC: not silently
+    # not_owner, but a review offering the LLC (and an accept applies)
+    recs = [person("104401|1", "", "", "Maple Holdings LLC", "1 Oak St", "1 Oak St")]
+    line = {"name": "Ann Officer", "address": "9 Elm St", "signing_for": "Maple Holdings"}
+    m = _match(recs, [line])
+    assert m["status"].tolist() == ["needs_review"]
+    assert [c["candidate_name"] for c in m["candidates"].iloc[0]] == ["MAPLE HOLDINGS LLC"]
+    m = _match(recs, [line], decisions=_accept(1))
+    assert m["status"].tolist() == ["counted"]

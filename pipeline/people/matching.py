@@ -1228,6 +1228,7 @@ class OwnerIndex:
     _addresses_of: dict[str, list[frozenset[str]]] = field(default_factory=dict, repr=False)
     _person_at: dict[tuple[str, int], int] = field(default_factory=dict, repr=False)
     _persons_on: dict[str, list[int]] = field(default_factory=dict, repr=False)
+    _bare: dict[str, list[str]] | None = field(default=None, repr=False)
 
     @property
     def rows_on_parcel(self) -> dict[str, list[tuple[int, str, str]]]:
@@ -1239,6 +1240,17 @@ class OwnerIndex:
                 rows_on.setdefault(k, []).append((oi, kd, nm))
             self._rows_on = rows_on
         return self._rows_on
+
+    def bare_entity_names(self) -> dict[str, list[str]]:
+        """Entity names by the name without its legal form (built on first use)."""
+        if self._bare is None:
+            bare: dict[str, list[str]] = {}
+            for name in self.entity_names:
+                b = _bare_entity(name)
+                if b:
+                    bare.setdefault(b, []).append(name)
+            self._bare = bare
+        return self._bare
 
     def person_row(self, owner_row: tuple[str, int]) -> int:
         """The first person reference of an owner row (``-1`` when none)."""
@@ -1470,7 +1482,44 @@ def _match_entity(
             f"entity {signing_for!r} not on the roll as written; close: {close[0][0]}",
             cands2,
         )
+    # "Maple Holdings" for MAPLE HOLDINGS LLC: the same name without its form
+    bare = _bare_entity(norm)
+    if bare:
+        names = index.bare_entity_names().get(bare, [])
+        if names:
+            cands3 = tuple(
+                {
+                    "candidate": ";".join(
+                        sorted({index.labels.get(k, k) for k, _ in index.entities[name]})
+                    ),
+                    "candidate_name": name,
+                    "name_score": 90.0,
+                    "name_evidence": "entity name without its form (LLC, INC...)",
+                    "address_agreed": "not tested (officer's address)",
+                    "candidate_addresses": "",
+                }
+                for name in names[:5]
+            )
+            return (
+                "needs_review",
+                (),
+                90.0,
+                f"entity {signing_for!r} not on the roll as written; with its form: {names[0]}",
+                cands3,
+            )
     return "not_owner", (), 0.0, f"entity {signing_for!r} not on the roll", ()
+
+
+#: Words of an entity's legal form, left out to compare "Maple Holdings" with
+#: MAPLE HOLDINGS LLC.
+_ENTITY_FORMS = frozenset(
+    {"LLC", "INC", "CORP", "CO", "LP", "LLP", "LTD", "PLLC", "PC", "THE", "COMPANY"}
+)
+
+
+def _bare_entity(norm: str) -> str:
+    """A normalised entity name without the words of its legal form."""
+    return " ".join(w for w in norm.split() if w not in _ENTITY_FORMS)
 
 
 #: Owner records of one full name up to which :func:`_namesakes_note` names
