@@ -138,15 +138,21 @@ def test_a_bad_alternative_is_named_by_its_file_and_feature(petition, tmp_path: 
     assert "overlaps no parcel" in exc.value.problem
 
 
+def _bowtie() -> shapely.Polygon:
+    """A bow-tie ring over the petition's parcels (self-intersecting: repaired)."""
+    x0, y0 = 700_000.0, 1_300_000.0
+    return shapely.Polygon(
+        [(x0, y0), (x0 + 1500, y0 + 500), (x0 + 1500, y0), (x0, y0 + 500), (x0, y0)]
+    )
+
+
 def test_an_alternatives_repair_is_in_its_summary(petition, tmp_path: Path) -> None:
     # a bow-tie ring is repaired; the run reports its own repairs in the
     # summary's warnings, and so does each alternative of a batch
-    x0, y0 = 700_000.0, 1_300_000.0
-    bowtie = shapely.Polygon(
-        [(x0, y0), (x0 + 1500, y0 + 500), (x0 + 1500, y0), (x0, y0 + 500), (x0, y0)]
-    )
     layer = tmp_path / "bowtie.geojson"
-    gpd.GeoDataFrame({"name": ["bow"]}, geometry=[bowtie], crs=CRS).to_file(layer, driver="GeoJSON")
+    gpd.GeoDataFrame({"name": ["bow"]}, geometry=[_bowtie()], crs=CRS).to_file(
+        layer, driver="GeoJSON"
+    )
     result = run_batch([petition["config"]], alternatives=layer)
     assert any("repaired" in w for w in result.rows[0].summary["warnings"])
 
@@ -262,13 +268,9 @@ def test_an_alternative_without_a_name_is_named_by_its_feature(
 def test_a_repair_note_goes_to_its_own_alternative(petition, tmp_path: Path) -> None:
     # feature 2 is a bow-tie (repaired); feature 1 is a plain box: the note is
     # feature 2's alone
-    x0, y0 = 700_000.0, 1_300_000.0
-    bowtie = shapely.Polygon(
-        [(x0, y0), (x0 + 1500, y0 + 500), (x0 + 1500, y0), (x0, y0 + 500), (x0, y0)]
-    )
     layer = tmp_path / "alts.geojson"
     gpd.GeoDataFrame(
-        {"name": ["west", "bow"]}, geometry=[_b(*ALTS["west"]), bowtie], crs=CRS
+        {"name": ["west", "bow"]}, geometry=[_b(*ALTS["west"]), _bowtie()], crs=CRS
     ).to_file(layer, driver="GeoJSON")
     result = run_batch([petition["config"]], alternatives=layer)
     files = write_batch(tmp_path / "out", result)
