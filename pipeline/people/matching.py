@@ -1012,6 +1012,26 @@ _SIGNED_FOR_NOTE = (
 )
 
 
+def match_written_name(
+    ref: Reference, name: str, address: str, *, review_name_elsewhere: bool
+) -> tuple[tuple[str, ...], str, MatchResult]:
+    """:func:`match_people` of a name as written: its tokens, suffix and result.
+
+    The candidates are kept only where a review may need them (a name written
+    ``Mrs. John Smith``, which :func:`spouse_style_review` sends to review).
+    """
+    tokens, suffix = person_name_parts(name)
+    result = match_people(
+        ref,
+        tokens,
+        suffix,
+        address,
+        review_name_elsewhere=review_name_elsewhere,
+        candidates_on_accept=spouse_style_title(name),
+    )
+    return tokens, suffix, spouse_style_review(name, result)
+
+
 def spouse_style_review(name: str, result: MatchResult) -> MatchResult:
     """``result``, sent to review when the name is written ``Mrs. John Smith``.
 
@@ -1793,18 +1813,7 @@ def owner_matcher(
             # "John Smith for ABC Holdings LLC, member": whom the line is for
             # belongs in signing_for; the words are not read as one name
             return "needs_review", (), 0.0, "", _SIGNED_FOR_NOTE, (), None
-        tokens, suffix = person_name_parts(names[i])
-        res = spouse_style_review(
-            names[i],
-            match_people(
-                ref,
-                tokens,
-                suffix,
-                address,
-                review_name_elsewhere=True,
-                candidates_on_accept=spouse_style_title(names[i]),
-            ),
-        )
+        tokens, suffix, res = match_written_name(ref, names[i], address, review_name_elsewhere=True)
         cd = _candidate_records(index, res.candidates) if res.tier != "accept" else ()
         if res.tier == "accept":
             rows = identity_rows(res.identity)

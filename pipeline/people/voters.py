@@ -50,10 +50,8 @@ from pipeline.law.regimes import Regime
 from pipeline.people.names import (
     NAME_SUFFIXES,
     normalize_name,
-    person_name_parts,
     reorder_comma,
     split_name_suffix,
-    spouse_style_title,
 )
 from pipeline.people.placement import normalize_addresses
 from pipeline.tools.numbers import percent_text
@@ -298,7 +296,7 @@ def _match_fuzzy(
     Returns, on the lines' index: voter_row (or NaN), score, note, the
     candidate SBOEIDs of a line to review, and the evidence of each candidate.
     """
-    from pipeline.people.matching import Reference, match_people, spouse_style_review
+    from pipeline.people.matching import Reference, match_written_name
 
     sboeid = _col(voters, "SBOEID").tolist()
     addr = voter_addr.reindex(voters.index).fillna("").astype(str).tolist()
@@ -321,18 +319,7 @@ def _match_fuzzy(
     for pos, (name, a) in enumerate(zip(names.tolist(), addresses.tolist(), strict=True)):
         if not name or not a:
             continue
-        tokens, suffix = person_name_parts(name)
-        res = spouse_style_review(
-            name,
-            match_people(
-                ref,
-                tokens,
-                suffix,
-                a,
-                review_name_elsewhere=False,
-                candidates_on_accept=spouse_style_title(name),
-            ),
-        )
+        _, _, res = match_written_name(ref, name, a, review_name_elsewhere=False)
         note_v[pos] = res.note
         if res.tier == "accept":
             voter_row_v[pos] = rows[res.identity]
