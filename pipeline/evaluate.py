@@ -1266,17 +1266,16 @@ def polygons_without_roll_warning(prepared: Prepared, fraction: np.ndarray) -> l
         return []
     shown = hit[:5]
     parcels = prepared.parcels
-    if {"swis", "print_key"} <= set(parcels.columns):  # as the parcel layer writes them
+    labels = [str(k).replace("|", ":", 1) for k in prepared.keys[shown]]
+    if {"swis", "print_key"} <= set(parcels.columns):
+        # as the parcel layer writes them; a key drawn as several polygons was
+        # merged into one row without them (_merge_duplicate_parcels): its key
+        swis = parcels["swis"].to_numpy()[shown]
+        pk = parcels["print_key"].to_numpy()[shown]
         labels = [
-            f"{s}:{k}"
-            for s, k in zip(
-                parcels["swis"].to_numpy()[shown],
-                parcels["print_key"].to_numpy()[shown],
-                strict=True,
-            )
+            f"{s}:{k}" if isinstance(s, str) and isinstance(k, str) else key
+            for s, k, key in zip(swis, pk, labels, strict=True)
         ]
-    else:
-        labels = [str(k).replace("|", ":", 1) for k in prepared.keys[shown]]
     more = f" and {len(hit) - 5} more" if len(hit) > 5 else ""
     return [
         f"{len(hit)} parcel polygon(s) in the territory join no roll record "

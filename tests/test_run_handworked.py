@@ -1267,3 +1267,21 @@ def test_a_streets_file_far_from_the_territory_is_warned_about(tmp_path: Path) -
         )
         notes = load_inputs(load_config(config)).notes
         assert any("no street comes within 1,000 ft" in n for n in notes) is warned
+
+
+def test_a_merged_polygon_without_a_roll_record_is_named_by_its_key() -> None:
+    # a key drawn as two polygons is merged into one row that has no swis or
+    # print_key of its own: the warning names it by its key, never "nan:nan"
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from pipeline.evaluate import polygons_without_roll_warning
+
+    prepared = SimpleNamespace(
+        polygons_without_roll=np.array([0, 1]),
+        keys=pd.Index(["104489|1-1-9", "104489|1-1-8"]),
+        parcels=pd.DataFrame({"swis": ["104489", np.nan], "print_key": ["1.-1-9", np.nan]}),
+    )
+    (warned,) = polygons_without_roll_warning(prepared, np.array([0.5, 1.0]))  # type: ignore[arg-type]
+    assert "(104489:1.-1-9, 104489:1-1-8)" in warned
