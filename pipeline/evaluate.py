@@ -50,6 +50,7 @@ from pipeline.law.checks import (
     basis_check,
     designees_check,
     existing_village_check,
+    inhabitant_identities,
     inhabitant_schedule,
     line_checks,
     population_check,
@@ -138,8 +139,9 @@ SIGNATURE_SCHEDULE_COLUMNS: tuple[str, ...] = (
 #: Rolls with at least this many records have their owners parsed in a
 #: forked child during :func:`prepare`; below it a fork costs more than it saves.
 _FORK_ROLL_RECORDS = 20_000
-#: Petitions with at least this many signature lines have their resident lines
-#: matched in a forked child during :func:`prepare`.
+#: Petitions with at least this many signature lines, or entries in the list of
+#: inhabitants, have their resident lines matched and their inhabitants
+#: identified in a forked child during :func:`prepare`.
 _FORK_LINES = 2_000
 
 _RESIDENT_LINES = ("page", "line", "status", "matched_to", "match_score")
@@ -201,6 +203,9 @@ class Prepared:
     #: (:func:`pipeline.people.voters.match_resident_lines`), None without a
     #: voter file; no territory in it.
     resident_matches: pd.DataFrame | None = None
+    #: Who each entry of the list of inhabitants is, whatever the territory
+    #: (:func:`pipeline.law.checks.inhabitant_identities`); None without a list.
+    inhabitant_identities: pd.DataFrame | None = None
     #: Where :meth:`fractions` runs (:mod:`pipeline.engines`); None: in process.
     engine: FractionEngine | None = None
 
@@ -324,7 +329,9 @@ def prepare(
     On Linux a large petition uses a second process
     (:mod:`pipeline.tools.processes`): the owners are parsed in a forked child
     while this process places addresses; then the resident lines are matched to
-    the voter file in a child while this process builds the owner index, and
+    the voter file, and the entries of the list of inhabitants identified
+    (:func:`~pipeline.law.checks.inhabitant_identities`), in a child while this
+    process builds the owner index, and
     every other owner line is matched in a child. ``PETITION_PROCESSES=1``
     keeps everything in this process; the result is the same.
     """
@@ -403,13 +410,15 @@ def prepare(
     if signatures is None or pages is None:
         signatures = pd.DataFrame(columns=list(SIGNATURE_COLUMNS))
         pages = pd.DataFrame(columns=["page", "basis", "stated_signature_count"])
-    # the resident lines are matched to the voter file (no territory needed) in a
-    # forked child while this process builds the owner index and matches the
-    # owner lines; a large petition only, same frame either way
-    residents: Forked[pd.DataFrame] | None = None
-    if inputs.voters is not None and voter_place is not None:
-        residents = (fork_call if len(signatures) >= _FORK_LINES else run_here)(
-            partial(match_resident_lines, signatures, pages, inputs.voters, voter_place)
+    # the resident lines are matched to the voter file, and the entries of the
+    # list of inhabitants identified (no territory needed), in a forked child
+    # while this process builds the owner index and matches the owner lines; a
+    # large petition only, same frames either way
+    residents: Forked[tuple[pd.DataFrame | None, pd.DataFrame | None]] | None = None
+    if (inputs.voters is not None and voter_place is not None) or inhabitant_place is not None:
+        large = len(signatures) >= _FORK_LINES or len(inh if inh is not None else ()) >= _FORK_LINES
+        residents = (fork_call if large else run_here)(
+            partial(_resident_side, signatures, pages, inputs, voter_place, inhabitant_place)
         )
     stale: list[str] = []
     try:
@@ -433,7 +442,7 @@ def prepare(
         if residents is not None:
             residents.cancel()
         raise
-    resident_matches = residents.result() if residents is not None else None
+    resident_matches, identities = residents.result() if residents is not None else (None, None)
 
     page_defs: list[Deficiency] = []
     if len(pages):
@@ -467,8 +476,31 @@ def prepare(
         page_deficiencies=tuple(page_defs),
         data_quality=quality,
         resident_matches=resident_matches,
+        inhabitant_identities=identities,
         engine=engine,
     )
+
+
+def _resident_side(
+    signatures: pd.DataFrame,
+    pages: pd.DataFrame,
+    inputs: PetitionInputs,
+    voter_place: pd.DataFrame | None,
+    inhabitant_place: pd.DataFrame | None,
+) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
+    """The resident lines matched to the voter file, and who each inhabitant is.
+
+    :func:`~pipeline.people.voters.match_resident_lines` (None without a voter
+    file) and :func:`~pipeline.law.checks.inhabitant_identities` (None without
+    a list of inhabitants); neither depends on the territory.
+    """
+    matches = None
+    if inputs.voters is not None and voter_place is not None:
+        matches = match_resident_lines(signatures, pages, inputs.voters, voter_place)
+    identities = None
+    if inputs.inhabitants is not None and inhabitant_place is not None:
+        identities = inhabitant_identities(inputs.inhabitants, inhabitant_place)
+    return matches, identities
 
 
 def _owners_and_quality(inputs: PetitionInputs) -> tuple[pd.DataFrame, dict[str, Any]]:
@@ -1375,7 +1407,9 @@ def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame
     inh_place = inh_schedule = None
     if inputs.inhabitants is not None and prepared.inhabitant_place is not None:
         inh_place = relocate(prepared.inhabitant_place, inside_fraction, threshold)
-        inh_schedule = inhabitant_schedule(inputs.inhabitants, inh_place)
+        inh_schedule = inhabitant_schedule(
+            inputs.inhabitants, inh_place, identities=prepared.inhabitant_identities
+        )
         population, pdef = population_check(
             inputs.inhabitants, inh_place, regime=regime, schedule=inh_schedule
         )

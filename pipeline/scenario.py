@@ -351,7 +351,9 @@ class _Base:
             lines = _People.of(cand["matched_to"].astype("str").map(sboe), keys, override_fraction)
             line_person = np.asarray(pd.factorize(cand["person_id"].astype("str"))[0], np.intp)
         if inputs.inhabitants is not None and prep.inhabitant_place is not None:
-            sched = inhabitant_schedule(inputs.inhabitants, prep.inhabitant_place)
+            sched = inhabitant_schedule(
+                inputs.inhabitants, prep.inhabitant_place, identities=prep.inhabitant_identities
+            )
             population0, pdefs0 = population_check(
                 inputs.inhabitants, prep.inhabitant_place, regime=prep.regime, schedule=sched
             )

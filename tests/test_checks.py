@@ -15,6 +15,7 @@ from pipeline.law.checks import (
     basis_check,
     designees_check,
     existing_village_check,
+    inhabitant_identities,
     inhabitant_schedule,
     line_checks,
     population_check,
@@ -276,6 +277,35 @@ def test_population_outside_duplicates_unplaced_minors() -> None:
     assert part["anonymised"] == 3
     assert codes(defs) == ["population_below_minimum", "inhabitants_unplaced"]
     assert defs[1]["where"] == "inhabitants rows 4"
+
+
+def test_inhabitant_identities_are_reused_for_another_territory() -> None:
+    # who each entry is does not depend on the territory: identities taken once
+    # (with every placed entry outside) give, for a territory holding 1 Oak St,
+    # the schedule computed afresh. Entries: John Smith twice at 1 Oak St (one
+    # person: the second is a duplicate), Ann Lee unplaced, Bo Li at 2 Oak St.
+    inh = pd.DataFrame(
+        {
+            "name": ["John Smith", "JOHN SMITH", "Ann Lee", "Bo Li"],
+            "address": ["1 Oak St", "1 Oak St", "9 Nowhere", "2 Oak St"],
+            "town": ["K"] * 4,
+            "source_row": [1, 2, 3, 4],
+        }
+    )
+    addresses = ["1 OAK ST", "1 OAK ST", "9 NOWHERE", "2 OAK ST"]
+    placed = [True, True, False, True]
+    before = _placement(inside=[False] * 4, placed=placed, addresses=addresses)
+    after = _placement(inside=[True, True, False, False], placed=placed, addresses=addresses)
+    ids = inhabitant_identities(inh, before)
+    assert ids["status"].tolist() == ["", "duplicate", "unplaced", ""]
+    reused = inhabitant_schedule(inh, after, identities=ids)
+    assert reused["status"].tolist() == ["inside", "duplicate", "unplaced", "outside"]
+    pd.testing.assert_frame_equal(reused, inhabitant_schedule(inh, after))
+    # identities of another list (another index) are not used
+    other = ids.iloc[:2]
+    pd.testing.assert_frame_equal(
+        inhabitant_schedule(inh, after, identities=other), inhabitant_schedule(inh, after)
+    )
 
 
 def test_an_inhabitant_written_surname_first_is_the_same_person() -> None:

@@ -56,6 +56,7 @@ __all__ = [
     "basis_check",
     "designees_check",
     "existing_village_check",
+    "inhabitant_identities",
     "inhabitant_schedule",
     "late_lines",
     "line_checks",
@@ -320,8 +321,12 @@ def _person_key(name: str) -> str:
     return " ".join(tokens) + "|" + suffix
 
 
-def inhabitant_schedule(inhabitants: pd.DataFrame, placement: pd.DataFrame) -> pd.DataFrame:
-    """The list of regular inhabitants (§ 2-202.1.c(2)), each entry classified.
+def inhabitant_identities(inhabitants: pd.DataFrame, placement: pd.DataFrame) -> pd.DataFrame:
+    """Who each entry of the list of inhabitants is, whatever the territory.
+
+    The part of :func:`inhabitant_schedule` that a territory does not change,
+    computed once per petition (:func:`pipeline.evaluate.prepare`) and reused
+    for every territory tried.
 
     Parameters
     ----------
@@ -329,15 +334,16 @@ def inhabitant_schedule(inhabitants: pd.DataFrame, placement: pd.DataFrame) -> p
         Columns ``name``, ``address``, ``town`` (and ``source_row``).
     placement
         :func:`pipeline.people.placement.place_addresses` of the entries'
-        addresses, on the same index.
+        addresses, on the same index (its ``fraction`` and ``inside`` are not
+        read).
 
     Returns
     -------
     pandas.DataFrame
         On the inhabitants' index: ``name``, ``address``, ``name_norm``,
-        ``address_norm``, ``anonymised`` (bool), ``parcel_key``, ``fraction``,
-        ``status`` (``inside``, ``outside``, ``duplicate``, ``unplaced``,
-        ``no_name``) and ``reason`` (why unplaced).
+        ``address_norm``, ``anonymised`` (bool), ``parcel_key``, ``reason``,
+        ``town`` and ``status``: ``no_name``, ``duplicate``, ``unplaced`` or
+        ``""`` (placed: inside or outside, as the territory decides).
 
     Notes
     -----
@@ -347,17 +353,10 @@ def inhabitant_schedule(inhabitants: pd.DataFrame, placement: pd.DataFrame) -> p
     (unplaced: the normalised address and the town written) and the unit
     (:func:`pipeline.people.names.address_unit`: ``Apt 1`` and ``Apt 2`` are two
     homes); the second and later entries of one person are ``duplicate``.
-    Anonymised minors (``"Minor"``, ``"Minor child 1"``, ``"(minor)"``,
-    ``"Child of J. Smith"``) are persons like any other entry and
-    are identified the same way, by their label and address: ``"Minor child 1"``
-    and ``"Minor child 2"`` at one address are two children, while the same
-    label twice at one address is one child listed twice (number the labels to
-    list several children).
     """
     name_norm = _text(inhabitants["name"]).map(normalize_name).astype(str)
     addr_norm = placement["address_norm"].reindex(inhabitants.index).fillna("").astype(str)
     placed = placement["placed"].reindex(inhabitants.index).fillna(False).astype(bool)
-    inside = placement["inside"].reindex(inhabitants.index).fillna(False).astype(bool)
     no_name = name_norm == ""
     # one person however the name is written: "Smith, Mary B" = "Mary B Smith",
     # titles dropped, the suffix kept apart (names.person_name_parts)
@@ -376,27 +375,87 @@ def inhabitant_schedule(inhabitants: pd.DataFrame, placement: pd.DataFrame) -> p
     where = parcel.where(placed, addr_norm + "|" + town)
     unit = _text(inhabitants["address"]).map(address_unit).astype(str)
     dup = ~no_name & pd.DataFrame({"n": person, "w": where, "u": unit}).duplicated(keep="first")
-    status = np.select(
-        [no_name, dup, ~placed, inside],
-        ["no_name", "duplicate", "unplaced", "inside"],
-        default="outside",
-    )
+    status = np.select([no_name, dup, ~placed], ["no_name", "duplicate", "unplaced"], default="")
     return pd.DataFrame(
         {
-            "name": _text(inhabitants["name"]),
+            "name": written,
             "address": _text(inhabitants["address"]),
             "name_norm": name_norm,
             "address_norm": addr_norm,
             "anonymised": name_norm.str.contains(ANONYMISED_NAME).astype(bool),
-            PARCEL_KEY: placement[PARCEL_KEY].reindex(inhabitants.index).fillna("").astype(str),
-            "fraction": placement["fraction"].reindex(inhabitants.index).astype("float64"),
-            "status": pd.Series(status, index=inhabitants.index, dtype=str),
+            PARCEL_KEY: parcel,
             "reason": placement["reason"].reindex(inhabitants.index).fillna("").astype(str),
             # the town written on the list (an address such as "1 Main St"
             # may be in two towns of the territory)
             "town": _text(inhabitants["town"])
             if "town" in inhabitants.columns
             else pd.Series("", index=inhabitants.index, dtype=str),
+            "status": pd.Series(status, index=inhabitants.index, dtype=str),
+        },
+        index=inhabitants.index,
+    )
+
+
+def inhabitant_schedule(
+    inhabitants: pd.DataFrame,
+    placement: pd.DataFrame,
+    *,
+    identities: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """The list of regular inhabitants (§ 2-202.1.c(2)), each entry classified.
+
+    Parameters
+    ----------
+    inhabitants
+        Columns ``name``, ``address``, ``town`` (and ``source_row``).
+    placement
+        :func:`pipeline.people.placement.place_addresses` of the entries'
+        addresses, on the same index, with the territory's ``fraction`` and
+        ``inside``.
+    identities
+        :func:`inhabitant_identities` of ``inhabitants`` when the caller has it
+        already (it does not depend on the territory); computed when None or
+        not on the inhabitants' index.
+
+    Returns
+    -------
+    pandas.DataFrame
+        On the inhabitants' index: ``name``, ``address``, ``name_norm``,
+        ``address_norm``, ``anonymised`` (bool), ``parcel_key``, ``fraction``,
+        ``status`` (``inside``, ``outside``, ``duplicate``, ``unplaced``,
+        ``no_name``) and ``reason`` (why unplaced).
+
+    Notes
+    -----
+    A person is identified by name and dwelling (:func:`inhabitant_identities`);
+    the second and later entries of one person are ``duplicate``.
+    Anonymised minors (``"Minor"``, ``"Minor child 1"``, ``"(minor)"``,
+    ``"Child of J. Smith"``) are persons like any other entry and
+    are identified the same way, by their label and address: ``"Minor child 1"``
+    and ``"Minor child 2"`` at one address are two children, while the same
+    label twice at one address is one child listed twice (number the labels to
+    list several children). A placed entry is ``inside`` when its placement is
+    (``inside``), else ``outside``.
+    """
+    ids = identities
+    if ids is None or not ids.index.equals(inhabitants.index):
+        ids = inhabitant_identities(inhabitants, placement)
+    inside = placement["inside"].reindex(inhabitants.index).fillna(False).astype(bool)
+    known = ids["status"].to_numpy(dtype=object)
+    placed_as = np.where(inside.to_numpy(dtype=bool), "inside", "outside")
+    status = np.where(known != "", known, placed_as)
+    return pd.DataFrame(
+        {
+            "name": ids["name"],
+            "address": ids["address"],
+            "name_norm": ids["name_norm"],
+            "address_norm": ids["address_norm"],
+            "anonymised": ids["anonymised"],
+            PARCEL_KEY: ids[PARCEL_KEY],
+            "fraction": placement["fraction"].reindex(inhabitants.index).astype("float64"),
+            "status": pd.Series(status, index=inhabitants.index, dtype=str),
+            "reason": ids["reason"],
+            "town": ids["town"],
         },
         index=inhabitants.index,
     )
