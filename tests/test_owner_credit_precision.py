@@ -372,3 +372,24 @@ def test_an_entity_written_without_its_form_goes_to_review() -> None:
     assert [c["candidate_name"] for c in m["candidates"].iloc[0]] == ["MAPLE HOLDINGS LLC"]
     m = _match(recs, [line], decisions=_accept(1))
     assert m["status"].tolist() == ["counted"]
+
+
+def test_a_middle_name_written_in_full_must_be_the_owners() -> None:
+    # JOHN ALLEN SMITH owns 12 Oak St; "John Albert Smith" shares his initial,
+    # not his middle name: review, no credit. "John Allen Smith" is he.
+    recs = [person("104401|1", "John", "Allen", "Smith", "12 Oak St", "12 Oak St")]
+    m = _match(recs, [{"name": "John Albert Smith", "address": "12 Oak St"}])
+    assert m["status"].tolist() == ["needs_review"]
+    assert m["owner_keys"].tolist() == [()]
+    m = _match(recs, [{"name": "John Allen Smith", "address": "12 Oak St"}])
+    assert m["owner_keys"].tolist() == [(("104401|1", 0),)]
+
+
+def test_a_line_for_two_owners_is_reviewed() -> None:
+    # JOHN A SMITH and MARY SMITH own 12 Oak St; "John and Mary Smith" on one
+    # line is not John A. ("and" is no initial): review, no credit
+    rec = person("104401|1", "John", "A", "Smith", "12 Oak St", "12 Oak St")
+    rec.update(additional_owner_1_first="Mary", additional_owner_1_last_name="Smith")
+    m = _match([rec], [{"name": "John and Mary Smith", "address": "12 Oak St"}])
+    assert m["status"].tolist() == ["needs_review"]
+    assert m["owner_keys"].tolist() == [()]

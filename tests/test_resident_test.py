@@ -440,3 +440,60 @@ def test_unplaced_voters_that_could_change_the_verdict_are_warned_about() -> Non
         )
         == []
     )
+
+
+# --- names that must not be credited automatically (audit R2) -------------------
+
+
+def test_a_middle_name_written_in_full_must_be_the_voters() -> None:
+    # the one voter at 12 Oak St is JOHN ALLEN SMITH; "John Albert Smith" shares
+    # the initial A, not the name: review, not counted (0 of 2 = 0 %, fails);
+    # "John Allen Smith" and "John A. Smith" are he (1 of 2 = 50 %)
+    v = pd.DataFrame(
+        [
+            voter("NY1", "JOHN", "SMITH", "12", "OAK ST", MIDDLENAME="ALLEN"),
+            voter("NY2", "ANN", "LEE", "12", "OAK ST"),
+        ]
+    )
+    albert = sigs([(1, 1, "John Albert Smith", "12 Oak St")])
+    summary, lines, _ = run(albert, v, pages("residents"))
+    assert lines["status"].tolist() == ["needs_review"]
+    assert "middle name ALBERT written, ALLEN on record" in lines["note"].iloc[0]
+    assert (summary["qualifying_signers"], summary["passes"]) == (0, False)
+    for written in ("John Allen Smith", "John A. Smith"):
+        summary, lines, _ = run(sigs([(1, 1, written, "12 Oak St")]), v, pages("residents"))
+        assert lines["status"].tolist() == ["counted"], written
+        assert summary["percent"] == 50.0  # 100 × 1 / 2
+
+
+def test_two_voters_of_one_initial_are_told_apart_by_the_middle_name() -> None:
+    # JOHN ALBERT SMITH and JOHN ALLEN SMITH at 12 Oak St: "John Albert Smith"
+    # is the first (a middle name written in full decides), 1 of 2 = 50 %
+    v = pd.DataFrame(
+        [
+            voter("NY1", "JOHN", "SMITH", "12", "OAK ST", MIDDLENAME="ALBERT"),
+            voter("NY2", "JOHN", "SMITH", "12", "OAK ST", MIDDLENAME="ALLEN"),
+        ]
+    )
+    summary, lines, _ = run(
+        sigs([(1, 1, "John Albert Smith", "12 Oak St")]), v, pages("residents")
+    )
+    assert lines["status"].tolist() == ["counted"]
+    assert lines["matched_to"].tolist() == ["NY1"]
+    assert summary["percent"] == 50.0
+
+
+@pytest.mark.parametrize("written", ["John and Mary Smith", "John & Mary Smith"])
+def test_a_line_naming_two_people_is_reviewed(written: str) -> None:
+    # voters JOHN A SMITH and MARY SMITH at 12 Oak St; one line for both is
+    # neither of them without a look ("and" is no middle initial A): 0 of 2
+    v = pd.DataFrame(
+        [
+            voter("NY1", "JOHN", "SMITH", "12", "OAK ST", MIDDLENAME="A"),
+            voter("NY2", "MARY", "SMITH", "12", "OAK ST"),
+        ]
+    )
+    summary, lines, _ = run(sigs([(1, 1, written, "12 Oak St")]), v, pages("residents"))
+    assert lines["status"].tolist() == ["needs_review"]
+    assert "names two people" in lines["note"].iloc[0]
+    assert summary["qualifying_signers"] == 0

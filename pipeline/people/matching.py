@@ -244,8 +244,16 @@ def _compare_names(
             return None
     ref_middle = middle.split()
     if q_middle and ref_middle:
-        if q_middle[0][0] != ref_middle[0][0]:
+        qm, rm = q_middle[0], ref_middle[0]
+        if qm[0] != rm[0]:
             return None
+        if len(qm) > 1 and len(rm) > 1 and qm != rm:
+            # both written in full, one initial: JOHN ALLEN SMITH is not
+            # "John Albert Smith" without a look (a close spelling may be a slip)
+            if nickname_equivalent(qm, rm) or JaroWinkler.similarity(qm, rm) >= FIRST_CLOSE_JW:
+                cuts.append((15.0, f"middle name close {qm}/{rm}"))
+            else:
+                cuts.append((25.0, f"middle name {qm} written, {rm} on record"))
     elif q_middle:
         cuts.append((10.0, "middle name written, none on record"))
     missing = False
@@ -554,6 +562,8 @@ class Reference:
     _first_pair: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
     _members: _Blocks[int] | None = field(default=None, repr=False)
     _name_key: list[tuple[str, str, str, str]] = field(default_factory=list, repr=False)
+    #: (first, first word of the middle name, surname, suffix): what names are compared on
+    _compare_key: list[tuple[str, str, str, str]] = field(default_factory=list, repr=False)
     _name_cache: dict[
         tuple[tuple[str, ...], str, tuple[str, str, str, str]], NameComparison | None
     ] = field(default_factory=dict, repr=False)
@@ -612,7 +622,14 @@ class Reference:
         mi_c, mi_u = pd.factorize(np.asarray([x[:1] for x in m_u.tolist()], dtype=object))
         mi_c = mi_c[m_c] if n else mi_c[:0]
         ref._name_key = list(zip(f, mi_u[mi_c].tolist(), la, s, strict=True))
-        ref._name_ids = _codes([f_c, mi_c, l_c, s_c]).tolist() if n else []
+        # the first word of the middle name, once per distinct middle name: a
+        # middle name written in full is compared in full (compare_names)
+        mw_c, mw_u = pd.factorize(
+            np.asarray([(x.split() or [""])[0] for x in m_u.tolist()], dtype=object)
+        )
+        mw_c = mw_c[m_c] if n else mw_c[:0]
+        ref._compare_key = list(zip(f, mw_u[mw_c].tolist(), la, s, strict=True))
+        ref._name_ids = _codes([f_c, mw_c, l_c, s_c]).tolist() if n else []
         rows = np.arange(n, dtype=np.int64)
         named = (f_u != "")[f_c] & (l_u != "")[l_c] if n else np.zeros(0, dtype=bool)
         # surname keys of each distinct surname: the whole (compacted) and, for a
@@ -778,15 +795,15 @@ class Reference:
 
         Notes
         -----
-        ``compare_names`` reads of the middle name only its initial (or its
-        absence), so references differing only past the middle initial share
-        one cached answer. ``tails`` is :func:`_tails` of ``tokens`` (computed
-        when not given).
+        ``compare_names`` reads of the middle name only its first word (or its
+        absence), so references differing only past it share one cached
+        answer. ``tails`` is :func:`_tails` of ``tokens`` (computed when not
+        given).
         """
-        key = (tokens, suffix, self._name_key[i])
+        key = (tokens, suffix, self._compare_key[i])
         if key in self._name_cache:
             return self._name_cache[key]
-        f, mi, la, sf = self._name_key[i]
+        f, mi, la, sf = self._compare_key[i]
         if len(tokens) < 2 or not la:
             got = None
         else:
@@ -797,10 +814,10 @@ class Reference:
         return got
 
     def name_ids(self) -> list[int]:
-        """Number of each reference's name key (first, middle initial, surname, suffix)."""
+        """Number of each reference's name as compared (first, middle word, surname, suffix)."""
         if self._name_ids is None:
             seen: dict[tuple[str, str, str, str], int] = {}
-            self._name_ids = [seen.setdefault(k, len(seen)) for k in self._name_key]
+            self._name_ids = [seen.setdefault(k, len(seen)) for k in self._compare_key]
         return self._name_ids
 
     def name_of(self, i: int) -> str:
@@ -907,7 +924,7 @@ def match_people(
     num, street = _split_address(address)
     names: dict[int, NameComparison | None] = {}  # name key number -> comparison
     tails = _tails(tokens)
-    name_key = ref._name_key
+    name_key = ref._compare_key
     two = len(tokens) >= 2
     unsettled = False  # some record's address is neither same nor yet tested for close
     for i in sorted(by_name | by_addr):
@@ -1021,15 +1038,34 @@ def match_written_name(
     ``Mrs. John Smith``, which :func:`spouse_style_review` sends to review).
     """
     tokens, suffix = person_name_parts(name)
+    two = names_two_people(name)
     result = match_people(
         ref,
         tokens,
         suffix,
         address,
         review_name_elsewhere=review_name_elsewhere,
-        candidates_on_accept=spouse_style_title(name),
+        candidates_on_accept=two or spouse_style_title(name),
     )
+    if two and result.tier == "accept":
+        return (
+            tokens,
+            suffix,
+            MatchResult("review", -1, result.score, _TWO_PEOPLE_NOTE, result.candidates),
+        )
     return tokens, suffix, spouse_style_review(name, result)
+
+
+#: A name written for two people: "John and Mary Smith", "John & Mary Smith".
+_TWO_PEOPLE = re.compile(r"(?i)(?:^|[\s,])(?:and|&)(?=[\s,]|$)|\w&\w")
+_TWO_PEOPLE_NOTE = (
+    "the line names two people ('and' or '&'): each signer signs a line of their own; review"
+)
+
+
+def names_two_people(name: str) -> bool:
+    """Whether a written name joins two people with "and" or "&" ("John & Mary Smith")."""
+    return bool(_TWO_PEOPLE.search(name))
 
 
 def spouse_style_review(name: str, result: MatchResult) -> MatchResult:
