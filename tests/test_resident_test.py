@@ -475,9 +475,7 @@ def test_two_voters_of_one_initial_are_told_apart_by_the_middle_name() -> None:
             voter("NY2", "JOHN", "SMITH", "12", "OAK ST", MIDDLENAME="ALLEN"),
         ]
     )
-    summary, lines, _ = run(
-        sigs([(1, 1, "John Albert Smith", "12 Oak St")]), v, pages("residents")
-    )
+    summary, lines, _ = run(sigs([(1, 1, "John Albert Smith", "12 Oak St")]), v, pages("residents"))
     assert lines["status"].tolist() == ["counted"]
     assert lines["matched_to"].tolist() == ["NY1"]
     assert summary["percent"] == 50.0
