@@ -65,6 +65,8 @@ from pipeline.model import PetitionInputs
 from pipeline.people.matching import owner_matcher, roll_lookups
 from pipeline.people.owners import owner_quality, parse_owners
 from pipeline.people.placement import (
+    REASON_OTHER_TOWN,
+    hold_to_towns,
     place_addresses,
     situs_addresses,
     situs_index,
@@ -370,15 +372,35 @@ def prepare(
 
         voters = inputs.voters
         voter_place = None
+        voter_towns = None
         if voters is not None:
             # the voter's town: TOWNCITY (the town of residence the board
             # records) when it names a town of the petition, else RCITY (the
             # postal city, which often is the town's name)
             towncity = column(voters, "TOWNCITY")
-            named = town_codes(towncity, town_names) != ""
+            board_town = town_codes(towncity, town_names)
+            named = board_town != ""
             voter_place = place(
                 voter_addresses(voters), towncity.where(named, column(voters, "RCITY"))
             )
+            # each voter's town: the board's (TOWNCITY), else the roll's of the
+            # parcel the voter is placed on
+            parcel_towns = _parcel_towns(situs_frame)
+            voter_towns = board_town.where(
+                named,
+                voter_place[PARCEL_KEY].astype(str).map(parcel_towns).fillna("").astype(str),
+            )
+            if named.any():
+                # TOWNCITY is the board's record of the town of residence (a
+                # column of town names, since some name a town of the petition):
+                # a voter of another town is not a resident of the territory,
+                # and one of a petition town lives on that town's roll
+                voter_place = hold_to_towns(
+                    voter_place,
+                    towns=board_town,
+                    elsewhere=~named & (towncity.fillna("").astype(str).str.strip() != ""),
+                    parcel_towns=parcel_towns,
+                )
         inh = inputs.inhabitants
         inhabitant_place = place(inh["address"], column(inh, "town")) if inh is not None else None
         designee_rows = tuple(
@@ -418,7 +440,16 @@ def prepare(
     if (inputs.voters is not None and voter_place is not None) or inhabitant_place is not None:
         large = len(signatures) >= _FORK_LINES or len(inh if inh is not None else ()) >= _FORK_LINES
         residents = (fork_call if large else run_here)(
-            partial(_resident_side, signatures, pages, inputs, voter_place, inhabitant_place)
+            partial(
+                _resident_side,
+                signatures,
+                pages,
+                inputs,
+                voter_place,
+                inhabitant_place,
+                voter_towns=voter_towns,
+                town_names=town_names,
+            )
         )
     stale: list[str] = []
     try:
@@ -481,12 +512,22 @@ def prepare(
     )
 
 
+def _parcel_towns(situs: pd.DataFrame) -> pd.Series:
+    """``parcel_key`` -> the SWIS of its roll, from :func:`situs_addresses`."""
+    known = situs.loc[situs["town_swis"] != "", [PARCEL_KEY, "town_swis"]]
+    known = known.drop_duplicates(subset=[PARCEL_KEY])
+    return pd.Series(known["town_swis"].to_numpy(), index=known[PARCEL_KEY].to_numpy())
+
+
 def _resident_side(
     signatures: pd.DataFrame,
     pages: pd.DataFrame,
     inputs: PetitionInputs,
     voter_place: pd.DataFrame | None,
     inhabitant_place: pd.DataFrame | None,
+    *,
+    voter_towns: pd.Series | None = None,
+    town_names: Mapping[str, str] | None = None,
 ) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
     """The resident lines matched to the voter file, and who each inhabitant is.
 
@@ -496,7 +537,14 @@ def _resident_side(
     """
     matches = None
     if inputs.voters is not None and voter_place is not None:
-        matches = match_resident_lines(signatures, pages, inputs.voters, voter_place)
+        matches = match_resident_lines(
+            signatures,
+            pages,
+            inputs.voters,
+            voter_place,
+            town_names=town_names,
+            voter_towns=voter_towns,
+        )
     identities = None
     if inputs.inhabitants is not None and inhabitant_place is not None:
         identities = inhabitant_identities(inputs.inhabitants, inhabitant_place)
@@ -1528,10 +1576,17 @@ UNPLACED_VOTER_COLUMNS: tuple[str, ...] = (
 def _unplaced_voters(
     voters: pd.DataFrame | None, placement: pd.DataFrame | None
 ) -> pd.DataFrame | None:
-    """The voters whose residence address names no parcel, or several (rules § 3)."""
+    """The voters whose residence address names no parcel, or several (rules § 3).
+
+    Voters the board records in a town not of the petition are left out
+    (placement reason ``other_town``; counted in the resident test's
+    ``voters_other_towns``).
+    """
     if voters is None or placement is None:
         return None
     unplaced = ~placement["placed"].reindex(voters.index).fillna(False).astype(bool)
+    # a voter of another town (TOWNCITY) is no resident of the territory: not listed
+    unplaced &= placement["reason"].reindex(voters.index).astype("str") != REASON_OTHER_TOWN
     rows = voters.loc[unplaced]
     place = placement.reindex(rows.index)
 

@@ -1199,6 +1199,85 @@ def test_a_voters_town_is_the_boards_towncity_before_the_postal_city(tmp_path: P
     assert summary["resident_test"]["voters_unplaced"] == 0
 
 
+def _resident_page(root: Path, lines: list[str], voters: str) -> Path:
+    """The hand-worked petition with a resident page 2 of ``lines`` and a voter file."""
+    config = make_petition(root)
+    pages = (root / "pages.csv").read_text()
+    (root / "pages.csv").write_text(
+        pages + f"2,residents,Ann Witness,5 Main St,{len(lines)},2023-05-03\n"
+    )
+    sigs = (root / "signatures.csv").read_text()
+    (root / "signatures.csv").write_text(
+        sigs + "".join(f"2,{i},{ln}\n" for i, ln in enumerate(lines, 1))
+    )
+    (root / "voters.csv").write_text(
+        "LASTNAME,FIRSTNAME,RADDNUMBER,RSTREETNAME,RCITY,TOWNCITY,STATUS,SBOEID\n" + voters
+    )
+    text = config.read_text().replace('bases = ["owners"]', 'bases = ["owners", "residents"]')
+    config.write_text(text + '\n[voters]\nfile = "voters.csv"\n')
+    return config
+
+
+def test_a_voter_of_another_town_is_no_resident_whatever_the_address(tmp_path: Path) -> None:
+    # 1 and 2 Main St are Harlow's A1 and A2, both inside; Brinton's roll has no
+    # 2 Main St. ANN ROE (TOWNCITY Harlow) at 1 Main St is a qualified voter.
+    # GARY GHENT at 2 Main St is recorded in Ghent, no town of the petition: no
+    # resident of the territory (not placed, not listed for review). BEA BRINT
+    # at 2 Main St is recorded in Brinton, whose roll has no such house: not
+    # placed on Harlow's, listed for review (not_in_town).
+    # Qualified: Ann = 1; signers: Ann = 1; 100 × 1 / 1 = 100 %. (Before, Gary
+    # and Bea were qualified too and their lines counted: 3 of 3.)
+    config = _resident_page(
+        tmp_path / "p",
+        [
+            "Ann Roe,1 Main St,Harlow,2023-05-01,,",
+            "Gary Ghent,2 Main St,Harlow,2023-05-01,,",
+            "Bea Brint,2 Main St,Brinton,2023-05-01,,",
+        ],
+        "ROE,ANN,1,MAIN ST,HARLOW,HARLOW,A,NY000000000000000001\n"
+        "GHENT,GARY,2,MAIN ST,HARLOW,GHENT,A,NY000000000000000002\n"
+        "BRINT,BEA,2,MAIN ST,HARLOW,BRINTON,A,NY000000000000000003\n",
+    )
+    out = run_ok(config, tmp_path / "results")
+    test = json.loads((out / "summary.json").read_text())["resident_test"]
+    assert (test["qualified_voters"], test["qualifying_signers"]) == (1, 1)
+    assert (test["voters_other_towns"], test["voters_unplaced"]) == (1, 1)
+    unplaced = pd.read_csv(out / "voters-unplaced.csv", dtype=str)
+    assert unplaced[["SBOEID", "reason"]].values.tolist() == [
+        ["NY000000000000000003", "not_in_town"]
+    ]
+    sigs = pd.read_csv(out / "signatures.csv", dtype=str).fillna("")
+    res = sigs.loc[sigs["page"] == "2"]
+    assert res["status"].tolist() == ["counted", "outside_territory", "needs_review"]
+    assert "town that is not one of the petition's" in res["note"].iloc[1]
+
+
+def test_a_resident_line_of_another_town_of_the_petition_is_reviewed(tmp_path: Path) -> None:
+    # "1 Main St" is Harlow's A1 (inside) and, here, Brinton's B2 (outside).
+    # ANN ROE is registered at Harlow's. "Ann Roe, 1 Main St, Brinton" names
+    # the outside house: review, not counted; the same line with Harlow counts.
+    root = tmp_path / "p"
+    config = _resident_page(
+        root,
+        ["Ann Roe,1 Main St,Brinton,2023-05-01,,", "Ann Roe,1 Main St,Harlow,2023-05-02,,"],
+        "ROE,ANN,1,MAIN ST,HARLOW,HARLOW,A,NY000000000000000001\n",
+    )
+    roll_b = root / "roll-b.csv"
+    roll_b.write_text(roll_b.read_text().replace("2.-1-2,4,Main,St", "2.-1-2,1,Main,St"))
+    out = run_ok(config, tmp_path / "results")
+    sigs = pd.read_csv(out / "signatures.csv", dtype=str).fillna("")
+    res = sigs.loc[sigs["page"] == "2"]
+    assert res["status"].tolist() == ["needs_review", "counted"]
+    assert (
+        "the line's town (Brinton) is not the town of the voter's residence (Harlow)"
+        in (res["note"].iloc[0])
+    )
+    review = pd.read_csv(out / "review.csv", dtype=str).fillna("")
+    assert review.loc[review["page"] == "2", "candidate"].tolist() == ["NY000000000000000001"]
+    test = json.loads((out / "summary.json").read_text())["resident_test"]
+    assert (test["qualified_voters"], test["qualifying_signers"]) == (1, 1)
+
+
 def test_a_polygon_in_the_territory_without_a_roll_record_is_warned_about(
     tmp_path: Path,
 ) -> None:

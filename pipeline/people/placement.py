@@ -43,10 +43,13 @@ from pipeline.tools.frames import isin
 __all__ = [
     "PLACEMENT_COLUMNS",
     "REASON_AMBIGUOUS",
+    "REASON_NOT_IN_TOWN",
     "REASON_NO_ADDRESS",
     "REASON_NO_MATCH",
     "REASON_NO_POLYGON",
+    "REASON_OTHER_TOWN",
     "SitusIndex",
+    "hold_to_towns",
     "normalize_addresses",
     "place_addresses",
     "situs_addresses",
@@ -62,6 +65,7 @@ PLACEMENT_COLUMNS: tuple[str, ...] = (
     "fraction",  # float64: the parcel's fraction_in_territory; 0.0 when absent, NaN if unplaced
     "inside",  # bool: placed and fraction >= threshold
     "reason",  # "" when placed, else no_address | no_number | no_match | ambiguous | no_polygon
+    # | other_town | not_in_town (hold_to_towns)
     "candidates",  # int64: parcels whose situs equals the address
     "address_norm",  # the normalised address that was matched
 )
@@ -71,6 +75,58 @@ REASON_NO_MATCH = "no_match"
 REASON_NO_NUMBER = "no_number"
 REASON_AMBIGUOUS = "ambiguous"
 REASON_NO_POLYGON = "no_polygon"
+#: The person's town of record is not a town of the petition (:func:`hold_to_towns`).
+REASON_OTHER_TOWN = "other_town"
+#: The address names a parcel only in a town other than the person's (:func:`hold_to_towns`).
+REASON_NOT_IN_TOWN = "not_in_town"
+
+
+def hold_to_towns(
+    placement: pd.DataFrame,
+    *,
+    towns: pd.Series,
+    elsewhere: pd.Series,
+    parcel_towns: pd.Series,
+) -> pd.DataFrame:
+    """Hold each person to their town of record (a voter's ``TOWNCITY``).
+
+    Parameters
+    ----------
+    placement
+        From :func:`place_addresses`.
+    towns
+        The SWIS of each person's town of record when it is a town of the
+        petition, else ``""``; on the placement's index.
+    elsewhere
+        True where the town of record is known and is none of the petition's
+        towns; on the placement's index.
+    parcel_towns
+        ``parcel_key`` -> the SWIS of the roll the parcel is on.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``placement`` where a person of another town is not placed (reason
+        ``"other_town"``: they do not live in the territory, whatever the
+        address) and a person placed on a parcel of a town of the petition
+        other than theirs is unplaced (reason ``"not_in_town"``: listed for
+        review, not guessed; rules § 3). A parcel of unknown town holds anyone.
+    """
+    out_town = elsewhere.reindex(placement.index).fillna(False).astype(bool).to_numpy()
+    town = towns.reindex(placement.index).fillna("").astype(str)
+    placed = placement["placed"].astype(bool).to_numpy()
+    on = placement[PARCEL_KEY].astype(str).map(parcel_towns).fillna("").astype(str)
+    wrong = placed & (town != "").to_numpy() & (on != "").to_numpy() & (on != town).to_numpy()
+    if not (out_town.any() or wrong.any()):
+        return placement
+    out = placement.copy()
+    for mask, reason in ((wrong & ~out_town, REASON_NOT_IN_TOWN), (out_town, REASON_OTHER_TOWN)):
+        out.loc[mask, PARCEL_KEY] = ""
+        out.loc[mask, "placed"] = False
+        out.loc[mask, "fraction"] = np.nan
+        out.loc[mask, "inside"] = False
+        out.loc[mask, "reason"] = reason
+    return out
 
 
 def unplace_unmapped(placement: pd.DataFrame, mapped: pd.Index) -> pd.DataFrame:

@@ -53,7 +53,7 @@ from pipeline.people.names import (
     reorder_comma,
     split_name_suffix,
 )
-from pipeline.people.placement import normalize_addresses
+from pipeline.people.placement import REASON_OTHER_TOWN, normalize_addresses, town_codes
 from pipeline.tools.numbers import percent_text
 
 __all__ = [
@@ -405,7 +405,12 @@ def resident_test(
     -------
     summary : dict
         ``{"applies", "qualified_voters", "qualifying_signers", "percent",
-        "passes", "required_percent", "voters_unplaced"}``.
+        "passes", "required_percent", "voters_unplaced",
+        "voters_unplaced_counted_status", "voters_other_towns"}``: voters whose
+        residence could not be placed (listed for review), those of them of a
+        counted status, and voters the board records in a town that is not one
+        of the petition's (placement reason ``other_town``: not residents of
+        the territory, not listed).
     lines : pandas.DataFrame
         One row per resident-page line, :data:`LINE_COLUMNS`, on the
         signatures' index, in page/line order.
@@ -427,6 +432,9 @@ def resident_test(
     quals = qualified_voters(voters, statuses=statuses, placement=placement)
     n_qualified = len(quals)
     unplaced = ~placement["placed"].reindex(voters.index).fillna(False).astype(bool)
+    # voters the board records in a town not of the petition live elsewhere
+    other_towns = placement["reason"].reindex(voters.index).astype("str") == REASON_OTHER_TOWN
+    unplaced &= ~other_towns
     voters_unplaced = int(unplaced.sum())
     counted_status = _col(voters, "STATUS").str.upper().isin(_statuses(statuses))
     unplaced_counted = int((unplaced & counted_status).sum())
@@ -470,6 +478,7 @@ def resident_test(
         "required_percent": required,
         "voters_unplaced": voters_unplaced,
         "voters_unplaced_counted_status": unplaced_counted,
+        "voters_other_towns": int(other_towns.sum()),
     }
     return summary, lines, defs
 
@@ -510,6 +519,9 @@ def match_resident_lines(
     pages: pd.DataFrame,
     voters: pd.DataFrame,
     placement: pd.DataFrame,
+    *,
+    town_names: Mapping[str, str] | None = None,
+    voter_towns: pd.Series | None = None,
 ) -> pd.DataFrame:
     """Match the resident-page lines to the voter file (the territory-free part).
 
@@ -521,6 +533,11 @@ def match_resident_lines(
         Placement of :func:`voter_addresses` on the voters' index, with or
         without a territory (only its ``address_norm`` column is read, when
         there is one).
+    town_names, voter_towns
+        Optional: the petition's towns (SWIS -> name) and each voter's town
+        (SWIS, ``""`` when unknown; on the voters' index). A line whose town
+        names a town of the petition other than its voter's goes to review:
+        the house written may be the one of that name in the other town.
 
     Returns
     -------
@@ -533,10 +550,17 @@ def match_resident_lines(
     res = _resident_page_lines(signatures, pages)
     if not len(res):
         return pd.DataFrame({c: pd.Series(dtype=object) for c in RESIDENT_MATCH_COLUMNS})
-    return _match_lines(res, voters, placement)
+    return _match_lines(res, voters, placement, town_names=town_names, voter_towns=voter_towns)
 
 
-def _match_lines(res: pd.DataFrame, voters: pd.DataFrame, placement: pd.DataFrame) -> pd.DataFrame:
+def _match_lines(
+    res: pd.DataFrame,
+    voters: pd.DataFrame,
+    placement: pd.DataFrame,
+    *,
+    town_names: Mapping[str, str] | None = None,
+    voter_towns: pd.Series | None = None,
+) -> pd.DataFrame:
     """:func:`match_resident_lines` of the resident-page lines ``res``."""
     name_raw = _col(res, "name")
     addr_raw = _col(res, "address")
@@ -549,6 +573,39 @@ def _match_lines(res: pd.DataFrame, voters: pd.DataFrame, placement: pd.DataFram
     voter_row, score, note, ambiguous, candidates = _match_fuzzy(
         name_raw, address_norm, voters, voter_addr
     )
+    if town_names and voter_towns is not None and "town" in res.columns:
+        # "1 Elm St, Brinton" is not the voter of Harlow's 1 Elm St without a look
+        written = _col(res, "town")
+        line_town = town_codes(written, town_names)
+        matched = voter_row.notna()
+        vt = pd.Series("", index=res.index, dtype=str)
+        vt.loc[matched] = (
+            voter_towns.reindex(voter_row[matched].to_numpy()).fillna("").astype(str).to_numpy()
+        )
+        other = matched & (line_town != "") & (vt != "") & (line_town != vt)
+        if other.any():
+            sboe = _col(voters, "SBOEID")
+            parts = [_col(voters, c) for c in ("FIRSTNAME", "MIDDLENAME", "LASTNAME", "NAMESUFFIX")]
+            for idx in res.index[other.to_numpy()]:
+                row = voter_row.loc[idx]
+                town = town_names.get(vt.loc[idx], vt.loc[idx])
+                who = " ".join(p for p in (str(x.loc[row]) for x in parts) if p)
+                ambiguous.loc[idx] = str(sboe.loc[row])
+                note.loc[idx] = (
+                    f"the line's town ({written.loc[idx]}) is not the town of the voter's "
+                    f"residence ({town}); review"
+                )
+                candidates.loc[idx] = (
+                    {
+                        "candidate": str(sboe.loc[row]),
+                        "candidate_name": who,
+                        "name_score": float(score.loc[idx]),
+                        "name_evidence": "name agrees",
+                        "address_agreed": "same residence, another town",
+                        "candidate_addresses": f"residence: {voter_addr.loc[row]} ({town})",
+                    },
+                )
+                voter_row.loc[idx] = np.nan
     return pd.DataFrame(
         {
             "name_key": split.str[0].astype(str),
@@ -655,6 +712,10 @@ def _examine_lines(
     inside_of = placement["inside"].reindex(voters.index).fillna(False).astype(bool)
     v_placed.loc[rows.index] = placed_of.loc[rows.to_numpy()].to_numpy()
     v_inside.loc[rows.index] = inside_of.loc[rows.to_numpy()].to_numpy()
+    # the board records the voter in a town not of the petition: not a resident
+    other_of = placement["reason"].reindex(voters.index).astype("str") == REASON_OTHER_TOWN
+    v_other = pd.Series(False, index=res.index)
+    v_other.loc[rows.index] = other_of.loc[rows.to_numpy()].to_numpy()
     sboeid = pd.Series("", index=res.index, dtype=str)
     sboeid.loc[rows.index] = _col(voters, "SBOEID").loc[rows.to_numpy()].to_numpy()
 
@@ -668,6 +729,7 @@ def _examine_lines(
             ambiguous != "",
             ~matched,
             ~ok_status,
+            v_other,
             ~v_placed,
             ~v_inside,
         ],
@@ -677,6 +739,7 @@ def _examine_lines(
             "needs_review",
             "not_qualified_voter",
             "not_qualified_voter",
+            "outside_territory",
             "needs_review",
             "outside_territory",
         ],
@@ -686,6 +749,10 @@ def _examine_lines(
     note = note.where(
         ~(matched & ~v_placed & (status_s == "needs_review")),
         "voter's residence could not be placed",
+    )
+    note = note.where(
+        ~(v_other & (status_s == "outside_territory")),
+        "the voter file records the voter in a town that is not one of the petition's (TOWNCITY)",
     )
     note = note.where(~(defect & ~missing), late)
     note = note.where(~missing, "line without " + np.where(name_raw == "", "a name", "an address"))
