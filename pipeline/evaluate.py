@@ -76,6 +76,7 @@ from pipeline.people.placement import (
 from pipeline.people.review import review_queue, stale_decisions, value_differences
 from pipeline.people.voters import (
     match_resident_lines,
+    resident_decisions_not_applied,
     resident_test,
     unplaced_voters_warning,
     voter_addresses,
@@ -469,6 +470,10 @@ def prepare(
             stale += _decisions_not_applied(
                 inputs.match_decisions, signatures, pages, matches, filed_on=inputs.filed_on
             )
+            if inputs.voters is not None:
+                stale += resident_decisions_not_applied(
+                    inputs.match_decisions, signatures, pages, inputs.voters
+                )
     except BaseException:
         if residents is not None:
             residents.cancel()

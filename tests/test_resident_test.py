@@ -286,11 +286,15 @@ def test_match_decisions() -> None:
 
 
 def test_a_reject_naming_a_voter_and_an_accept_on_one_line() -> None:
-    # Al Ng's line: "reject V2" (his automatic match) with "accept V1": the
-    # accept stands (matched to V1, not rejected with V2); a reject naming a
-    # voter Kim's line is not matched to changes nothing there
+    # Al Ng's line: "reject V2" (his automatic match) with "accept V3" (ALAN NG
+    # at 14 Oak St): the accept stands (matched to V3, not rejected with V2); a
+    # reject naming a voter Kim's line is not matched to changes nothing there
     v = pd.DataFrame(
-        [voter("V1", "Kim", "Park", "12", "OAK ST"), voter("V2", "Al", "Ng", "12", "OAK ST")]
+        [
+            voter("V1", "Kim", "Park", "12", "OAK ST"),
+            voter("V2", "Al", "Ng", "12", "OAK ST"),
+            voter("V3", "Alan", "Ng", "14", "OAK ST"),
+        ]
     )
     s = sigs([(1, 1, "Kim J. Park", "12 Oak St"), (1, 2, "Al Ng", "12 Oak St")])
     dec = pd.DataFrame(
@@ -298,13 +302,13 @@ def test_a_reject_naming_a_voter_and_an_accept_on_one_line() -> None:
             "page": [1, 1, 1],
             "line": [2, 2, 1],
             "decision": ["reject", "accept", "reject"],
-            "SBOEID": ["V2", "V1", "V2"],
+            "SBOEID": ["V2", "V3", "V2"],
             "note": ["", "", ""],
         }
     )
     _, alone, _ = run(s, v, pages("residents"))
     _, lines, _ = run(s, v, pages("residents"), decisions=dec)
-    assert lines["matched_to"].iloc[1] == "V1"
+    assert lines["matched_to"].iloc[1] == "V3"
     assert lines["note"].iloc[1] == "accepted by match decision"
     assert lines["status"].iloc[0] == alone["status"].iloc[0]
     # the reject alone: Al's line loses V2 and is not a qualified voter's
@@ -495,3 +499,34 @@ def test_a_line_naming_two_people_is_reviewed(written: str) -> None:
     assert lines["status"].tolist() == ["needs_review"]
     assert "names two people" in lines["note"].iloc[0]
     assert summary["qualifying_signers"] == 0
+
+
+def test_an_accept_naming_another_persons_voter_is_not_applied() -> None:
+    # "accept NY3" (WILLIAM BAKER) was written when Bill Baker was line 2; the
+    # lines were renumbered and line 2 is now "Zack Zed": the decision does not
+    # fit (neither the name rules, nor the first names, nor the words relate
+    # ZACK ZED and WILLIAM BAKER) and is not applied: 0 of 2 = 0 %, and the
+    # reviewer is told. On "Bill Baker" (a nickname) the same accept applies.
+    from pipeline.people.voters import resident_decisions_not_applied
+
+    v = pd.DataFrame(
+        [
+            voter("NY3", "William", "Baker", "12", "OAK ST"),
+            voter("NY4", "Zack", "Zed", "30", "ELM AVE"),
+        ]
+    )
+    dec = pd.DataFrame(
+        {"page": [1], "line": [2], "decision": ["accept"], "SBOEID": ["NY3"], "note": [""]}
+    )
+    s = sigs([(1, 1, "Ann Lee", "50 Main St"), (1, 2, "Zack Zed", "12 Oak St")])
+    summary, lines, _ = run(s, v, pages("residents"), decisions=dec)
+    assert lines["matched_to"].tolist() == ["", ""]
+    assert lines["note"].iloc[1].startswith("match decision not applied: it accepts SBOEID NY3")
+    assert summary["qualifying_signers"] == 0
+    told = resident_decisions_not_applied(dec, s, pages("residents"), v)
+    assert len(told) == 1 and told[0].startswith("line 1:2: match decision not applied")
+    s = sigs([(1, 1, "Ann Lee", "50 Main St"), (1, 2, "Bill Baker", "12 Oak St")])
+    summary, lines, _ = run(s, v, pages("residents"), decisions=dec)
+    assert lines["matched_to"].tolist() == ["", "NY3"]
+    assert summary["qualifying_signers"] == 1
+    assert resident_decisions_not_applied(dec, s, pages("residents"), v) == []

@@ -1649,6 +1649,34 @@ _ENTITY_CLOSE = 88.0
 _DECIDED_NAME_RATIO = 95.0
 
 
+def names_resemble(
+    tokens: Sequence[str], suffix: str, first: str, middle: str, last: str, ref_suffix: str
+) -> bool:
+    """Whether a written name may be this person's: what a decision naming them needs.
+
+    Parameters
+    ----------
+    tokens, suffix
+        The name written on the line (:func:`~pipeline.people.names.person_name_parts`).
+    first, middle, last, ref_suffix
+        The person's name as recorded, normalised.
+
+    Notes
+    -----
+    The name rules relate them (:func:`compare_names`), or the first names
+    agree (a married name: "Mary Jones" for MARY SMITH), or the words are
+    nearly the same in another order (token sort ratio at least
+    :data:`_DECIDED_NAME_RATIO`). A decision written for another line ("John
+    Smith" now where "Jane Smith" was) fails all three.
+    """
+    if compare_names(tuple(tokens), suffix, first, middle, last, ref_suffix) is not None:
+        return True
+    if tokens and first and _first_ok(tokens[0], first):
+        return True
+    name = " ".join(p for p in (first, middle, last, ref_suffix) if p)
+    return bool(fuzz.token_sort_ratio(" ".join(tokens), name) >= _DECIDED_NAME_RATIO)
+
+
 def _decided_rows(
     index: OwnerIndex,
     parcel: str,
@@ -1689,11 +1717,16 @@ def _decided_rows(
         surname = _compact(ref.last[j].split())
         if spouse and len(tokens) >= 2 and not same_first and surname in {tokens[-1]}:
             wives.append((key, oi))
-        nc = compare_names(tokens, suffix, ref.first[j], ref.middle[j], ref.last[j], ref.suffix[j])
-        ratio = fuzz.token_sort_ratio(" ".join(tokens), ref.name_of(j))
-        if nc is None and not same_first and ratio < _DECIDED_NAME_RATIO:
+        parts = (ref.first[j], ref.middle[j], ref.last[j], ref.suffix[j])
+        if not names_resemble(tokens, suffix, *parts):
             continue  # another person's name
-        best.append((nc.score if nc else ratio / 2, (key, oi)))
+        nc = compare_names(tokens, suffix, *parts)
+        best.append(
+            (
+                nc.score if nc else fuzz.token_sort_ratio(" ".join(tokens), ref.name_of(j)) / 2,
+                (key, oi),
+            )
+        )
     free = [r for r in wives if r not in taken]
     if free or wives:
         return [(free or wives)[0]]

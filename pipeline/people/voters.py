@@ -50,6 +50,7 @@ from pipeline.law.regimes import Regime
 from pipeline.people.names import (
     NAME_SUFFIXES,
     normalize_name,
+    person_name_parts,
     reorder_comma,
     split_name_suffix,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "RESIDENT_MATCH_COLUMNS",
     "match_resident_lines",
     "qualified_voters",
+    "resident_decisions_not_applied",
     "resident_test",
     "signer_name_key",
     "voter_addresses",
@@ -621,6 +623,71 @@ def _match_lines(
     )
 
 
+def _decision_unfit(name: str, voters: pd.DataFrame, row: Any, sboeid: str) -> str:
+    """Why an accept naming voter ``row`` does not fit a line written ``name`` ("" if it fits).
+
+    The voter's name must resemble the line's
+    (:func:`~pipeline.people.matching.names_resemble`): a decision written for
+    another line, or before the lines were renumbered, is not applied.
+    """
+    from pipeline.people.matching import names_resemble
+
+    tokens, suffix = person_name_parts(name)
+
+    def part(col: str) -> str:
+        return normalize_name(str(voters.at[row, col])) if col in voters.columns else ""
+
+    v_suffix = part("NAMESUFFIX")
+    v_suffix = NAME_SUFFIXES.get(v_suffix, v_suffix)
+    first, middle, last = part("FIRSTNAME"), part("MIDDLENAME"), part("LASTNAME")
+    if names_resemble(tokens, suffix, first, middle, last, v_suffix):
+        return ""
+    who = " ".join(p for p in (first, middle, last, v_suffix) if p)
+    return (
+        f"match decision not applied: it accepts SBOEID {sboeid} ({who}), whose name is "
+        "not the line's (a decision for another line, or made before the lines were renumbered?)"
+    )
+
+
+def resident_decisions_not_applied(
+    decisions: pd.DataFrame | None,
+    signatures: pd.DataFrame,
+    pages: pd.DataFrame,
+    voters: pd.DataFrame,
+) -> list[str]:
+    """Warnings for accepts of resident lines naming a voter whose name is not the line's.
+
+    The line keeps the matcher's answer (:func:`resident_test` does not
+    apply such an accept); the reviewer is told, as for owner lines.
+    """
+    if decisions is None or not len(decisions) or "SBOEID" not in decisions.columns:
+        return []
+    res = _resident_page_lines(signatures, pages)
+    if not len(res):
+        return []
+    sboe_to_row = pd.Series(voters.index, index=_col(voters, "SBOEID").to_numpy())
+    sboe_to_row = sboe_to_row[~sboe_to_row.index.duplicated()]
+    name_at = {
+        (int(p), int(q)): str(n)
+        for p, q, n in zip(res["page"], res["line"], _col(res, "name"), strict=True)
+    }
+    out: list[str] = []
+    for p, q, kind, sid in zip(
+        decisions["page"].astype("int64"),
+        decisions["line"].astype("int64"),
+        _text(decisions["decision"]).str.strip().str.lower(),
+        _text(decisions["SBOEID"]).str.strip(),
+        strict=True,
+    ):
+        at = (int(p), int(q))
+        if kind != "accept" or not sid or at not in name_at or sid not in sboe_to_row.index:
+            continue
+        unfit = _decision_unfit(name_at[at], voters, sboe_to_row[sid], sid)
+        if unfit:
+            out.append(f"line {p}:{q}: {unfit}")
+    return out
+
+
 def _examine_lines(
     res: pd.DataFrame,
     voters: pd.DataFrame,
@@ -686,6 +753,10 @@ def _examine_lines(
             if sid not in sboe_to_row.index:
                 # stale: reported by pipeline.people.review.stale_decisions
                 note.loc[idx] = f"match decision names SBOEID {sid} not in the voter file"
+                continue
+            unfit = _decision_unfit(str(name_raw.loc[idx]), voters, sboe_to_row[sid], sid)
+            if unfit:
+                note.loc[idx] = unfit  # reported by resident_decisions_not_applied
                 continue
             voter_row.loc[idx] = sboe_to_row[sid]
             accepted.loc[idx] = True
