@@ -15,6 +15,7 @@ roll record in the territory, built by :func:`apportion_values`, extended by
 
 from __future__ import annotations
 
+import calendar
 import math
 from collections.abc import Collection, Mapping, Sequence
 from datetime import date
@@ -300,15 +301,21 @@ def roll_year_for(filed_on: date, *, completion: tuple[int, int] = (7, 1)) -> in
     -------
     int
         Y when ``filed_on`` is on or after the completion day of year Y,
-        else Y - 1.
+        else Y - 1. A completion day of February 29 is, in a year without
+        one, the last day of February (February 28).
 
     Examples
     --------
     >>> roll_year_for(date(2023, 6, 30)), roll_year_for(date(2023, 7, 1))
     (2022, 2023)
+    >>> roll_year_for(date(2023, 2, 28), completion=(2, 29))
+    2023
     """
     month, day = completion
-    return filed_on.year if filed_on >= date(filed_on.year, month, day) else filed_on.year - 1
+    year = filed_on.year
+    if (month, day) == (2, 29) and not calendar.isleap(year):
+        day = 28
+    return year if filed_on >= date(year, month, day) else year - 1
 
 
 def select_rate(rates_frame: pd.DataFrame, *, swis: str, roll_year: int) -> float | None:

@@ -221,6 +221,11 @@ def test_only_the_roll_years_rate() -> None:
         (date(2024, 1, 1), (7, 1), 2023),
         (date(2023, 9, 14), (9, 15), 2022),
         (date(2023, 9, 15), (9, 15), 2023),
+        # completed "02-29": in 2023 (no such day) the last day of February
+        (date(2023, 2, 27), (2, 29), 2022),
+        (date(2023, 2, 28), (2, 29), 2023),
+        (date(2024, 2, 28), (2, 29), 2023),  # 2024 has the day: not yet
+        (date(2024, 2, 29), (2, 29), 2024),
     ],
 )
 def test_roll_year_for(filed: date, completion: tuple[int, int], year: int) -> None:
