@@ -421,3 +421,28 @@ def test_folder_run_verifies_after_next_years_roll_arrives(two_years: Path, tmp_
         "towns.104400.roll: new roll file rolls-a/roll-2024.csv (roll year 2024) offered; "
         "the choice is unchanged (roll year 2022)",
     )
+
+
+def test_a_file_named_for_one_year_holding_another_is_bad_input(
+    two_years: Path, tmp_path: Path
+) -> None:
+    """``roll-2022.csv`` copied over with records of 2021: offered as 2022, it is not.
+
+    Filed 2023-06-01 the 2022 roll is wanted; using the file's 2021 values at
+    the 2021 rate (the warning path of a single stale file) would certify a
+    roll nobody offered. Exit 2, naming the file, its first row and the years.
+    """
+    import shutil
+
+    from pipeline.io.load import load_inputs
+
+    root = tmp_path / "p"
+    shutil.copytree(two_years.parent, root)
+    stale = root / "rolls-a" / "roll-2022.csv"
+    stale.write_text(stale.read_text().replace("\n2022,", "\n2021,"))
+    with pytest.raises(InputError) as err:
+        load_inputs(load_config(root / two_years.name))
+    text = str(err.value)
+    assert text.startswith(f"{stale}, row 1, column 'roll_year'")
+    assert "offered as the 2022 roll of town 104400 (towns.104400.roll, by its name)" in text
+    assert "records are of roll year 2021" in text

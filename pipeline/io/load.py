@@ -226,7 +226,7 @@ def choose_roll(
             "towns.roll_year": "the year set by the town's roll_year",
             "--roll-year": "the year forced by --roll-year",
         }[chosen_by]
-        what = f"the roll files listed in {key}" if listed else "the roll folder"
+        what = f"the roll files listed in {key}" if listed else f"the roll folder ({key})"
         raise InputError(
             source,
             f"{what} holds years {sorted(candidates)} but not {year}" + (f", {why}" if why else ""),
@@ -381,6 +381,17 @@ def _roll_for_town(
         )
         roll = roll.loc[keep].reset_index(drop=True)
         row_files = row_files[keep.to_numpy()]
+    elif years and years[0] != roll_year and choice is not None:
+        # a file offered as the roll of one year (by its name, in a list or a
+        # folder) whose records are of another: which roll it is cannot be told
+        raise InputError(
+            where,
+            f"the file is offered as the {roll_year} roll of town {town.swis} ({choice.key}, "
+            f"by its name) but its records are of roll year {years[0]}: rename it, or "
+            "correct its roll_year column",
+            row=int(roll["source_row"].iloc[0]),
+            column="roll_year",
+        )
     elif years and years[0] > roll_year and chosen_by == "filed_on":
         # a roll not yet completed when the petition is filed is not the roll
         # the law asks for: its values may still change (grievance day)
