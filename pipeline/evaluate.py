@@ -517,6 +517,43 @@ def prepare(
     )
 
 
+def _stale_rolls(
+    inputs: PetitionInputs, areas: Mapping[str, float], *, owner_test: Mapping[str, Any]
+) -> list[Deficiency]:
+    """``roll_not_last_completed``: the owner test stands on a roll the law does not name.
+
+    § 2-202.1.a(2) counts value "assessed upon the last completed assessment
+    roll"; a town the territory reaches whose roll used is of another year (an
+    older single roll file, or a year asked for) makes the owner figures, and
+    the certification upon them, not the ones the law asks for. Only where the
+    owner test applies.
+    """
+    if not owner_test.get("applies"):
+        return []
+    stale = [
+        t
+        for t in inputs.towns
+        if t.swis in areas
+        and t.last_completed_roll_year is not None
+        and t.roll_year != t.last_completed_roll_year
+    ]
+    if not stale:
+        return []
+    told = "; ".join(
+        f"{t.name} ({t.swis}): roll of {t.roll_year} used, last completed "
+        f"{t.last_completed_roll_year}"
+        for t in stale
+    )
+    return [
+        deficiency_for(
+            "roll_not_last_completed",
+            f"the owner test is computed on a roll that is not the last completed as of "
+            f"{inputs.filed_on.isoformat()}: {told}",
+            ", ".join(f"town {t.swis}" for t in stale),
+        )
+    ]
+
+
 def _parcel_towns(situs: pd.DataFrame) -> pd.Series:
     """``parcel_key`` -> the SWIS of its roll, from :func:`situs_addresses`."""
     known = situs.loc[situs["town_swis"] != "", [PARCEL_KEY, "town_swis"]]
@@ -1225,6 +1262,7 @@ def finish_summary(
             village_overlap = geodesic_area_sq_mi(real, inputs.working_crs)
     village, vdef = existing_village_check(in_territory_swis, village_overlap_sq_mi=village_overlap)
     deficiencies += vdef
+    deficiencies += _stale_rolls(inputs, areas, owner_test=tests["owner_test"])
     deficiencies += prepared.page_deficiencies
 
     names = {t.swis: t.name for t in inputs.towns}
@@ -1254,6 +1292,7 @@ def finish_summary(
                 "roll_year": t.roll_year,
                 "equalization_rate": t.equalization_rate,
                 "rate_source": t.rate_source,
+                "last_completed_roll_year": t.last_completed_roll_year,
             }
             for t in inputs.towns
         ],

@@ -28,6 +28,11 @@ class Town:
     rate_source: str
     county: str | None = None
     boundary: BaseGeometry | None = None
+    #: The year of the town's last completed roll as of ``filed_on`` (its
+    #: ``roll_completion``); ``None`` when unknown. It differs from
+    #: ``roll_year`` when an older single roll file was given, or a year was
+    #: asked for (the town's ``roll_year``, ``--roll-year``).
+    last_completed_roll_year: int | None = None
 
 
 @dataclass(frozen=True)

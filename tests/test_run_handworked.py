@@ -502,6 +502,44 @@ def test_a_roll_older_than_the_last_completed_is_equalized_with_its_own_years_ra
     assert parts["104600"]["equalization_rate"] == 50.0
     assert parts["104600"]["total_full"] == 40_000.0
     assert any("roll-b.csv" in w and "is of 2022" in w for w in summary["warnings"])
+    # the owner test stands on rolls the law does not name (§ 2-202.1.a(2)):
+    # a deficiency, and the certification says which roll it is upon
+    assert [r["last_completed_roll_year"] for r in summary["rolls"]] == [2023, 2023]
+    stale = [d for d in summary["deficiencies"] if d["code"] == "roll_not_last_completed"]
+    assert len(stale) == 1 and stale[0]["paragraph"] == "2-202.1.a(2)"
+    assert "Harlow (104400): roll of 2022 used, last completed 2023" in stale[0]["message"]
+    assert summary["sufficient"] is False
+    import docx
+
+    text = " ".join(p.text for p in docx.Document(out / "certification-104600.docx").paragraphs)
+    assert "upon the final assessment roll of 2022 of the Town of Brinton, which is not its " in (
+        text
+    )
+    assert "upon the last completed assessment roll" not in text
+
+
+def test_a_roll_year_asked_for_that_is_not_the_last_completed_is_told(tmp_path: Path) -> None:
+    # filed 2023-06-01 the last completed rolls are 2022's, and 2022 is what the
+    # petition's rolls hold; --roll-year 2022 asks for it: nothing to tell. The
+    # town's roll_year = 2022 filed 2023-08-01 (last completed: 2023) is told,
+    # and the owner test carries the deficiency
+    root = tmp_path / "p"
+    config = make_petition(root)
+    out = run_ok(config, tmp_path / "r1")
+    summary = json.loads((out / "summary.json").read_text())
+    assert not [d for d in summary["deficiencies"] if d["code"] == "roll_not_last_completed"]
+    text = config.read_text().replace("filed_on = 2023-06-01", "filed_on = 2023-08-01")
+    text = text.replace('name = "Harlow"\n', 'name = "Harlow"\nroll_year = 2022\n')
+    config.write_text(text)
+    out = run_ok(config, tmp_path / "r2")
+    summary = json.loads((out / "summary.json").read_text())
+    assert any(
+        "town 104400 (Harlow): the roll of 2022 is used, as asked (the town's roll_year); the "
+        "last completed roll as of 2023-08-01 is that of 2023" in w
+        for w in summary["warnings"]
+    )
+    stale = [d for d in summary["deficiencies"] if d["code"] == "roll_not_last_completed"]
+    assert len(stale) == 1 and "Harlow (104400)" in stale[0]["message"]
 
 
 @pytest.mark.parametrize("where", ["petition", "file", "other"])

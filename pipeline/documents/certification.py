@@ -69,6 +69,9 @@ class CertificationFigures:
     percent: float | None
     value_basis_column: str
     towns_in_territory: int
+    #: The year of the town's last completed roll as of the filing date
+    #: (summary ``rolls``); None when not recorded.
+    last_completed_roll_year: int | None = None
 
 
 def certification_figures(
@@ -111,6 +114,7 @@ def certification_figures(
                 town=str(roll.get("name") or swis),
                 county=(counties or {}).get(swis),
                 roll_year=roll.get("roll_year"),
+                last_completed_roll_year=roll.get("last_completed_roll_year"),
                 equalization_rate=part.get("equalization_rate", roll.get("equalization_rate")),
                 total_assessed=float(part.get("total_assessed") or 0.0),
                 signer_assessed=float(part.get("signer_assessed") or 0.0),
@@ -204,6 +208,15 @@ def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> 
     town = town_label(fig.town)
     county = fig.county or _line(20)
     roll = f"{fig.roll_year}" if fig.roll_year else _line(6)
+    last = fig.last_completed_roll_year
+    if last is None or not fig.roll_year or last == fig.roll_year:
+        upon = f"the last completed assessment roll of the {town} (the final roll of {roll})"
+    else:
+        # the roll used is not the one the law names: said, not sworn away
+        upon = (
+            f"the final assessment roll of {roll} of the {town}, which is not its last "
+            f"completed assessment roll as of the filing date (that is the roll of {last})"
+        )
     basis_words = _BASIS_WORDS.get(fig.value_basis_column, fig.value_basis_column)
     doc.add(
         Title("CERTIFICATION OF ASSESSOR"),
@@ -217,8 +230,7 @@ def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> 
         Heading("Certification"),
         Para(
             f"I, {_line(36)}, an assessor of the {town}, County of {county}, State of New "
-            f"York, being duly sworn, certify as follows upon the last completed assessment "
-            f"roll of the {town} (the final roll of {roll}), "
+            f"York, being duly sworn, certify as follows upon {upon}, "
             f"valued on the basis of the {basis_words}:"
         ),
     )

@@ -182,8 +182,14 @@ def town_roll_year(
         return roll_year, "--roll-year"
     if town.roll_year is not None:
         return town.roll_year, "towns.roll_year"
+    return last_completed_roll_year(config, index), "filed_on"
+
+
+def last_completed_roll_year(config: PetitionConfig, index: int) -> int:
+    """The year of a town's last completed roll as of ``filed_on`` (its ``roll_completion``)."""
+    town = config.towns[index]
     month, day = (int(x) for x in town.roll_completion.split("-"))
-    return roll_year_for(config.petition.filed_on, completion=(month, day)), "filed_on"
+    return roll_year_for(config.petition.filed_on, completion=(month, day))
 
 
 def choose_roll(
@@ -608,6 +614,15 @@ def load_inputs(
             )
             notes.extend(repairs)
             town_boundary = b.geometry.union_all()
+        last = last_completed_roll_year(config, i)
+        if chosen_by != "filed_on" and year != last:
+            asked = "--roll-year" if chosen_by == "--roll-year" else "the town's roll_year"
+            notes.append(
+                f"town {t.swis} ({t.name}): the roll of {year} is used, as asked "
+                f"({asked}); "
+                f"the last completed roll as of {config.petition.filed_on} is that of {last} "
+                "(§ 2-202.1.a(2) asks for the last completed roll)"
+            )
         towns.append(
             Town(
                 swis=t.swis,
@@ -617,6 +632,7 @@ def load_inputs(
                 rate_source=source,
                 county=t.county,
                 boundary=town_boundary,
+                last_completed_roll_year=last,
             )
         )
         if t.parcels not in parcel_layers:

@@ -31,6 +31,7 @@ PARAGRAPHS: Mapping[str, str] = MappingProxyType(
         "owner_percent_not_met": "2-202.1.a(2)",
         "owner_part_percent_not_met": "2-202.1.a(2)",
         "unapportioned_records": "2-202.1.a(2)",
+        "roll_not_last_completed": "2-202.1.a(2)",
         "resident_percent_not_met": "2-202.1.a(1)",
         # the owner route was removed by the amendment effective 2024-01-01
         "owner_basis_not_allowed": "2-202.1.a (as amended 2024)",
