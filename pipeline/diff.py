@@ -82,7 +82,8 @@ class ResultsDiff:
     changes
         One row per change, columns :data:`DIFF_COLUMNS`; ``change`` is one of
         ``added``, ``removed``, ``split``, ``merged``, ``owners_changed``,
-        ``value_changed``, ``signer_owner_changed``, ``test``.
+        ``value_changed``, ``signer_owner_changed``, ``roll`` (a town's roll
+        year), ``regime``, ``test``.
     tests
         The headline figures side by side: index the metric, columns
         ``before``, ``after``, ``change`` (numbers only).
@@ -98,8 +99,14 @@ class ResultsDiff:
         return int((self.changes["change"] == change).sum())
 
     def to_frame(self) -> pd.DataFrame:
-        """Every change as one table (the CSV of ``petition diff``), tests last."""
-        return self.changes.reset_index(drop=True)
+        """Every change as one table (the CSV of ``petition diff``), tests last.
+
+        ``page`` and ``line`` are whole numbers (blank where a change has none).
+        """
+        out = self.changes.reset_index(drop=True)
+        for col in ("page", "line"):
+            out[col] = pd.to_numeric(out[col], errors="coerce").astype("Int64")
+        return out
 
     def report(self) -> str:
         """A plain-text report that explains itself."""
@@ -115,6 +122,8 @@ class ResultsDiff:
         def key(r: Any) -> str:
             return f"{r.swis_code}:{r.print_key_code}"
 
+        section("roll", "Rolls used", lambda r: f"town {r.swis_code}: {r.before} -> {r.after}")
+        section("regime", "Rule set (by the filing date)", lambda r: f"{r.before} -> {r.after}")
         section("added", "Parcels added", key)
         section("removed", "Parcels removed", key)
         section("split", "Parcels split", lambda r: f"{key(r)} -> {r.related}")
@@ -224,8 +233,29 @@ def _credits(signatures: pd.DataFrame) -> dict[tuple[str, str], list[tuple[Any, 
             swis, sep, pk = label.strip().partition(":")
             if not sep:
                 continue  # a voter id (resident page)
-            out.setdefault((swis.strip(), _norm_key(pk)), []).append((r.page, r.line, str(r.name)))
+            out.setdefault((swis.strip(), _norm_key(pk)), []).append(
+                (_whole(r.page), _whole(r.line), str(r.name))
+            )
     return out
+
+
+def _whole(x: Any) -> Any:
+    """A page or line number as an int (a CSV column with blanks reads as float)."""
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return x
+    return int(f) if math.isfinite(f) and f == int(f) else x
+
+
+def _rolls(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """Town SWIS -> (roll year before, after), from the summaries' ``rolls``."""
+
+    def years(summary: Mapping[str, Any]) -> dict[str, Any]:
+        return {str(r.get("swis")): r.get("roll_year") for r in summary.get("rolls") or []}
+
+    ya, yb = years(a), years(b)
+    return {k: (ya.get(k), yb.get(k)) for k in {*ya, *yb}}
 
 
 def _tests(a: Mapping[str, Any], b: Mapping[str, Any]) -> pd.DataFrame:
@@ -372,6 +402,21 @@ def diff_results(a: ResultSet, b: ResultSet) -> ResultsDiff:
                 )
             )
 
+    # the roll each town used, and the regime: what the figures stand on
+    for k, (ra, rb) in sorted(_rolls(a.summary, b.summary).items()):
+        if ra != rb:
+            rows.append(
+                {"change": "roll", "swis_code": k, "field": "roll_year", "before": ra, "after": rb}
+            )
+    if a.summary.get("regime") != b.summary.get("regime"):
+        rows.append(
+            {
+                "change": "regime",
+                "field": "regime",
+                "before": a.summary.get("regime"),
+                "after": b.summary.get("regime"),
+            }
+        )
     tests = _tests(a.summary, b.summary)
     for label, t in tests.iterrows():
         if _differs(t["before"], t["after"]) or (

@@ -169,6 +169,15 @@ def test_diff_lists_exactly_the_split_and_the_owner_change(two_runs) -> None:
     assert "Parcels split: 1" in report
     assert "104489:1.-1-2 -> 1.-1-2.1; 1.-1-2.2" in report
     assert "JOHN SMITH -> JANE DOE" in report
+    # what the figures stand on: each town's roll went from 2022 to 2023 (the
+    # rule set did not change)
+    rolls = c.loc[c["change"] == "roll"]
+    assert rolls[["swis_code", "before", "after"]].values.tolist() == [
+        ["104400", 2022, 2023],
+        ["104600", 2022, 2023],
+    ]
+    assert d.count("regime") == 0
+    assert "Rolls used: 2\n  town 104400: 2022 -> 2023" in report
 
 
 _EMPTY_SUMMARY = {
@@ -251,6 +260,9 @@ def test_diff_command_prints_and_writes_csv(two_runs, tmp_path: Path) -> None:
     assert "Owners changed: 1" in proc.stdout
     table = pd.read_csv(out, dtype=str)
     assert set(table["change"]) >= {"split", "owners_changed", "signer_owner_changed", "test"}
+    # page and line are whole numbers in the CSV, as the report prints them
+    signers = table.loc[table["change"] == "signer_owner_changed"]
+    assert sorted(signers["line"]) == ["1", "2"] and set(signers["page"]) == {"1"}
     bad = runner.invoke(app, ["diff", str(r22), str(tmp_path / "nope")])
     assert bad.exit_code == 2
     assert "nope" in bad.stderr
