@@ -288,6 +288,15 @@ def verify_results(
         elif sha256_of(path) != digest:
             drift.append(Drift("output_changed", name, "result file edited since the run"))
 
+    from pipeline.io.results import code_sha256
+
+    ran_with = (manifest.get("versions") or {}).get("village-petition-code")
+    if isinstance(ran_with, str) and ran_with != code_sha256():
+        notes.append(
+            "the run was made with other code of village-petition (village-petition-code "
+            f"{ran_with[:12]}…, now {code_sha256()[:12]}…): a re-run that differs may differ "
+            "by the code, not the inputs"
+        )
     done = False
     if rerun and not any(d.kind == "input_missing" for d in drift):
         from pipeline.run import run_petition

@@ -35,6 +35,23 @@ def test_clean_run_verifies(run) -> None:
     assert "No drift" in report.report()
 
 
+def test_a_run_made_with_other_code_is_told(run) -> None:
+    # the manifest records the hash of the package's code; a results folder of
+    # other code (here: a hash edited in) verifies, with a note saying so
+    from pipeline.io.results import code_sha256
+
+    _, results = run
+    path = results / "manifest.json"
+    manifest = json.loads(path.read_text())
+    assert manifest["versions"]["village-petition-code"] == code_sha256()
+    manifest["versions"]["village-petition-code"] = "0" * 64
+    path.write_text(json.dumps(manifest))
+    report = verify_results(results)
+    assert report.drift == ()
+    assert len(report.notes) == 1
+    assert report.notes[0].startswith("the run was made with other code of village-petition")
+
+
 def test_one_changed_input_byte_is_drift(run) -> None:
     config, results = run
     roll = config.parent / "roll-a.csv"

@@ -209,14 +209,34 @@ _LIBRARIES = (
 )
 
 
+def code_sha256() -> str:
+    """SHA-256 of this project's code: every ``.py`` file of the package, by path.
+
+    A version number names a release; two checkouts of one release may still
+    differ. ``petition verify`` tells a re-run that differs because the code
+    changed from one whose inputs did.
+    """
+    root = Path(__file__).resolve().parents[1]  # the pipeline package
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        digest.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def versions() -> dict[str, str]:
-    """Versions of Python, this project and its main libraries (and GEOS/PROJ/GDAL)."""
+    """Versions of Python, this project (and its code's hash) and its main libraries.
+
+    Also GEOS, PROJ and GDAL; ``village-petition-code`` is :func:`code_sha256`.
+    """
     out = {"python": platform.python_version()}
     for name in _LIBRARIES:
         try:
             out[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
             out[name] = "not installed"
+        if name == "village-petition":
+            out["village-petition-code"] = code_sha256()
     with contextlib.suppress(Exception):
         import shapely
 
