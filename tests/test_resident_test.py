@@ -530,3 +530,45 @@ def test_an_accept_naming_another_persons_voter_is_not_applied() -> None:
     assert lines["matched_to"].tolist() == ["", "NY3"]
     assert summary["qualifying_signers"] == 1
     assert resident_decisions_not_applied(dec, s, pages("residents"), v) == []
+
+
+def test_the_unit_written_tells_apart_two_voters_of_one_name() -> None:
+    # MARY JONES in apartment 1 and in apartment 2 of 12 Oak St: "12 Oak St
+    # Apt 2" is the second (RAPARTMENT 2); "12 Oak St" alone is either: review.
+    # 1 counted of 2 qualified = 50 %
+    v = pd.DataFrame(
+        [
+            voter("V1", "MARY", "JONES", "12", "OAK ST", RAPARTMENTTYPE="APT", RAPARTMENT="1"),
+            voter("V2", "MARY", "JONES", "12", "OAK ST", RAPARTMENTTYPE="APT", RAPARTMENT="2"),
+        ]
+    )
+    s = sigs([(1, 1, "Mary Jones", "12 Oak St Apt 2"), (1, 2, "Mary Jones", "12 Oak St")])
+    summary, lines, _ = run(s, v, pages("residents"))
+    assert lines["status"].tolist() == ["counted", "needs_review"]
+    assert lines["matched_to"].tolist() == ["V2", ""]
+    assert lines["note"].iloc[0].endswith("told apart by the unit written (2)")
+    assert summary["percent"] == 50.0
+
+
+def test_a_street_written_without_its_type_is_reviewed_not_refused() -> None:
+    # ANN LEE lives at 12 OAK ST; "12 Oak" names the street without its type:
+    # a clerk looks (review), the line is not refused as another address
+    v = pd.DataFrame([voter("V1", "ANN", "LEE", "12", "OAK ST")])
+    _, lines, _ = run(sigs([(1, 1, "Ann Lee", "12 Oak")]), v, pages("residents"))
+    assert lines["status"].tolist() == ["needs_review"]
+    assert "address close" in lines["note"].iloc[0]
+
+
+def test_a_namesake_jr_living_elsewhere_is_no_rival_of_the_sr_here() -> None:
+    # DAVID HALL SR is registered at 12 Oak St, DAVID HALL JR at 30 Elm Ave:
+    # "David Hall, 12 Oak St" is the Sr (a residence is the registered one), 1
+    # of 1 qualified inside (30 Elm Ave lies outside: fraction 0.2) = 100 %
+    v = pd.DataFrame(
+        [
+            voter("V1", "DAVID", "HALL", "12", "OAK ST", NAMESUFFIX="SR"),
+            voter("V2", "DAVID", "HALL", "30", "ELM AVE", NAMESUFFIX="JR"),
+        ]
+    )
+    summary, lines, _ = run(sigs([(1, 1, "David Hall", "12 Oak St")]), v, pages("residents"))
+    assert lines["matched_to"].tolist() == ["V1"]
+    assert summary["percent"] == 100.0

@@ -310,11 +310,23 @@ def compare_addresses(written: str, addresses: Sequence[tuple[str, str]]) -> tup
         if best[0]:
             continue
         rnum, rstreet = _split_address(key)
-        if (num and num == rnum and fuzz.ratio(street, rstreet) >= ADDRESS_CLOSE_RATIO) or (
+        if (num and num == rnum and _streets_close(street, rstreet)) or (
             not num and street and street == rstreet
         ):
             best = ("close", kind)
     return best
+
+
+def _streets_close(written: str, recorded: str) -> bool:
+    """Street names alike (ratio at least :data:`ADDRESS_CLOSE_RATIO`), or one the other's start.
+
+    "MAIN" for "MAIN ST": a street written without its type is close (a
+    review), never the same.
+    """
+    if fuzz.ratio(written, recorded) >= ADDRESS_CLOSE_RATIO:
+        return True
+    short, long = sorted((written, recorded), key=len)
+    return bool(short) and long.startswith(short + " ")
 
 
 def _agree(
@@ -338,9 +350,9 @@ def _agree(
     if num:
         cut = len(num) + 1
         for key, kind in addresses:
-            if (key == num or (key.startswith(num) and key[cut - 1 : cut] == " ")) and fuzz.ratio(
-                street, key[cut:]
-            ) >= ADDRESS_CLOSE_RATIO:
+            if (key == num or (key.startswith(num) and key[cut - 1 : cut] == " ")) and (
+                _streets_close(street, key[cut:])
+            ):
                 return "close", kind
     elif street:
         for key, kind in addresses:
@@ -980,6 +992,12 @@ def match_people(
         if missing:
             chosen = auto[0][0]
             namesakes = ref.by_fullname.get((ref.first[chosen], _compact(ref.last[chosen].split())))
+            if not review_name_elsewhere:
+                # a residence (voters): only a namesake living at the address written
+                # can be the one meant; a Jr elsewhere is no rival of the Sr here
+                namesakes = [
+                    j for j in namesakes or () if any(k == address for k, _ in addresses[j])
+                ]
             suffixes = {ref.suffix[j] for j in namesakes or ()}
             if len(suffixes) > 1:
                 return MatchResult(
@@ -1047,7 +1065,7 @@ def match_written_name(
         review_name_elsewhere=review_name_elsewhere,
         candidates_on_accept=two or spouse_style_title(name),
     )
-    if two and result.tier == "accept":
+    if two and result.tier != "none":
         return (
             tokens,
             suffix,

@@ -37,6 +37,7 @@ placed), ``page_defect`` (a line without a name or without an address,
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
@@ -49,6 +50,7 @@ from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.law.regimes import Regime
 from pipeline.people.names import (
     NAME_SUFFIXES,
+    address_unit,
     normalize_name,
     person_name_parts,
     reorder_comma,
@@ -575,6 +577,7 @@ def _match_lines(
     voter_row, score, note, ambiguous, candidates = _match_fuzzy(
         name_raw, address_norm, voters, voter_addr
     )
+    _units_decide(addr_raw, voters, voter_row, note, ambiguous, candidates)
     if town_names and voter_towns is not None and "town" in res.columns:
         # "1 Elm St, Brinton" is not the voter of Harlow's 1 Elm St without a look
         written = _col(res, "town")
@@ -686,6 +689,49 @@ def resident_decisions_not_applied(
         if unfit:
             out.append(f"line {p}:{q}: {unfit}")
     return out
+
+
+_SEVERAL = "several match: "
+
+
+def _unit_key(text: str) -> str:
+    return re.sub(r"[^A-Z0-9]", "", text.upper())
+
+
+def _units_decide(
+    addr_raw: pd.Series,
+    voters: pd.DataFrame,
+    voter_row: pd.Series,
+    note: pd.Series,
+    ambiguous: pd.Series,
+    candidates: pd.Series,
+) -> None:
+    """Lines that match several voters of their name at their address, told apart by the unit.
+
+    "Mary Jones, 1 Main St Apt 2" with MARY JONES in apartments 1 and 2: the
+    unit written (:func:`~pipeline.people.names.address_unit`) is the voter
+    file's ``RAPARTMENT`` of exactly one of them, who is the line's voter. No
+    unit written, or none or several of that unit: the line stays to review.
+    Writes into the series given.
+    """
+    several = note.str.startswith(_SEVERAL)
+    if not several.any() or "RAPARTMENT" not in voters.columns:
+        return
+    written = addr_raw.loc[several].map(address_unit).map(_unit_key)
+    sboe_rows = pd.Series(voters.index, index=_col(voters, "SBOEID").to_numpy())
+    sboe_rows = sboe_rows[~sboe_rows.index.duplicated()]
+    unit_of = _col(voters, "RAPARTMENT").map(_unit_key)
+    idx: Any
+    for idx, unit in zip(written.index.tolist(), written.tolist(), strict=True):
+        if not unit:
+            continue
+        ids = [i for i in str(note.loc[idx])[len(_SEVERAL) :].split(";") if i in sboe_rows.index]
+        rows = [sboe_rows[i] for i in ids if unit_of.loc[sboe_rows[i]] == unit]
+        if len(rows) == 1:
+            voter_row.loc[idx] = rows[0]
+            ambiguous.loc[idx] = ""
+            candidates.loc[idx] = None
+            note.loc[idx] = f"{note.loc[idx]}; told apart by the unit written ({unit})"
 
 
 def _examine_lines(
