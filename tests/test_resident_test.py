@@ -572,3 +572,19 @@ def test_a_namesake_jr_living_elsewhere_is_no_rival_of_the_sr_here() -> None:
     summary, lines, _ = run(sigs([(1, 1, "David Hall", "12 Oak St")]), v, pages("residents"))
     assert lines["matched_to"].tolist() == ["V1"]
     assert summary["percent"] == 100.0
+
+
+def test_a_suffix_written_into_the_surname_is_a_suffix() -> None:
+    # the extract writes GEORGE / "MILLER JR" (blank NAMESUFFIX) and GEORGE
+    # MILLER, both at 12 Oak St: two namesakes, so "George Miller" is either
+    # (review), and "George Miller Jr." is the first
+    v = pd.DataFrame(
+        [
+            voter("V1", "GEORGE", "MILLER JR", "12", "OAK ST"),
+            voter("V2", "GEORGE", "MILLER", "12", "OAK ST"),
+        ]
+    )
+    _, lines, _ = run(sigs([(1, 1, "George Miller", "12 Oak St")]), v, pages("residents"))
+    assert lines["status"].tolist() == ["needs_review"]
+    _, lines, _ = run(sigs([(1, 1, "George Miller Jr.", "12 Oak St")]), v, pages("residents"))
+    assert lines["matched_to"].tolist() == ["V1"]

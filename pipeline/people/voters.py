@@ -98,7 +98,6 @@ RESIDENT_MATCH_COLUMNS: tuple[str, ...] = (
 _ADDRESS_PARTS = ("RADDNUMBER", "RHALFCODE", "RPREDIRECTION", "RSTREETNAME", "RPOSTDIRECTION")
 
 SCORE_EXACT = 100.0
-SCORE_LOOSE = 90.0
 
 
 def _text(values: pd.Series) -> pd.Series:
@@ -199,97 +198,21 @@ def signer_name_key(name: str) -> tuple[str, str]:
     return split_name_suffix(normalize_name(reorder_comma(name)))
 
 
-def _voter_name_keys(voters: pd.DataFrame, address_norm: pd.Series) -> pd.DataFrame:
-    """Long table of the name keys under which each voter can be matched."""
-    first = _map_unique(_col(voters, "FIRSTNAME"), normalize_name).astype(str)
-    last = _map_unique(_col(voters, "LASTNAME"), normalize_name).astype(str)
-    middle = _map_unique(_col(voters, "MIDDLENAME"), normalize_name).astype(str)
-    suffix = _map_unique(
-        _col(voters, "NAMESUFFIX"),
-        lambda s: NAME_SUFFIXES.get(normalize_name(s), normalize_name(s)),
-    ).astype(str)
-    sboeid = _col(voters, "SBOEID")
-    base = pd.DataFrame(
-        {
-            "voter_row": voters.index,
-            "SBOEID": sboeid.to_numpy(),
-            "v_suffix": suffix.to_numpy(),
-            "address_norm": address_norm.reindex(voters.index).to_numpy(),
-            "has_middle": (middle != "").to_numpy(),
-        }
-    )
-    fl = (first + " " + last).str.strip()
-    fil = (first + " " + middle.str[:1] + " " + last).str.strip()
-    fml = (first + " " + middle + " " + last).str.strip()
-    frames = [base.assign(name_key=fl.to_numpy())]
-    with_middle = (middle != "").to_numpy()
-    frames.append(base.loc[with_middle].assign(name_key=fil.to_numpy()[with_middle]))
-    frames.append(base.loc[with_middle].assign(name_key=fml.to_numpy()[with_middle]))
-    keys = pd.concat(frames, ignore_index=True)
-    keys = keys.loc[(keys["address_norm"] != "") & (keys["name_key"] != "")]
-    return keys.drop_duplicates(subset=["voter_row", "name_key"])
+def _surname_and_suffix(voters: pd.DataFrame) -> tuple[list[str], list[str]]:
+    """``LASTNAME`` and ``NAMESUFFIX``, with a suffix written into the surname moved out.
 
-
-def _match(
-    lines: pd.DataFrame, keys: pd.DataFrame
-) -> tuple[pd.Series, pd.Series, pd.Series, pd.Series]:
-    """Match each line (columns name_key, s_suffix, address_norm) to voters.
-
-    Returns, on the lines' index: voter_row (or NaN), score, note, and the
-    candidate SBOEIDs when ambiguous.
+    Some county extracts write ``MILLER JR`` in ``LASTNAME`` with a blank
+    ``NAMESUFFIX``: that voter is GEORGE MILLER JR, a namesake of GEORGE
+    MILLER, not a MILLER JR family.
     """
-    cand = (
-        lines[["name_key", "s_suffix", "address_norm"]]
-        .reset_index(names="line_row")
-        .merge(keys, on=["name_key", "address_norm"], how="inner")
-    )
-    cand = cand.loc[
-        (cand["s_suffix"] == cand["v_suffix"]) | (cand["s_suffix"] == "") | (cand["v_suffix"] == "")
-    ]
-    cand = cand.assign(
-        exact_suffix=(cand["s_suffix"] != "") & (cand["s_suffix"] == cand["v_suffix"])
-    )
-    # prefer an equal suffix when the line has candidates with one
-    has_exact = cand.groupby("line_row")["exact_suffix"].transform("any")
-    cand = cand.loc[cand["exact_suffix"] | ~has_exact]
-    cand = cand.drop_duplicates(subset=["line_row", "voter_row"])
-    n = cand.groupby("line_row")["voter_row"].transform("size")
-    single = cand.loc[n == 1].set_index("line_row")
-    multi = cand.loc[n > 1]
-
-    voter_row = pd.Series(np.nan, index=lines.index, dtype=object)
-    voter_row.loc[single.index] = single["voter_row"].to_numpy()
-    score = pd.Series(0.0, index=lines.index)
-    score.loc[single.index] = SCORE_EXACT
-    note = pd.Series("", index=lines.index, dtype=str)
-    ambiguous = pd.Series("", index=lines.index, dtype=str)
-    if len(multi):
-        ids = multi.groupby("line_row")["SBOEID"].agg(lambda s: ";".join(sorted(set(s))))
-        ambiguous.loc[ids.index] = ids.to_numpy()
-        note.loc[ids.index] = "several voters match: " + ids
-        score.loc[ids.index] = SCORE_EXACT
-
-    # loose pass: a written middle name the voter file does not record
-    unmatched = lines.loc[(voter_row.isna()) & (ambiguous == "")]
-    tokens = unmatched["name_key"].str.split(" ")
-    loose_key = tokens.map(lambda t: f"{t[0]} {t[-1]}" if len(t) >= 3 else "")
-    loose = unmatched.assign(name_key=loose_key).loc[loose_key != ""]
-    if len(loose):
-        lk = keys.loc[~keys["has_middle"]]
-        lc = (
-            loose[["name_key", "s_suffix", "address_norm"]]
-            .reset_index(names="line_row")
-            .merge(lk, on=["name_key", "address_norm"], how="inner")
-        )
-        lc = lc.loc[
-            (lc["s_suffix"] == lc["v_suffix"]) | (lc["s_suffix"] == "") | (lc["v_suffix"] == "")
-        ]
-        if len(lc):
-            ids = lc.groupby("line_row")["SBOEID"].agg(lambda s: ";".join(sorted(set(s))))
-            ambiguous.loc[ids.index] = ids.to_numpy()
-            note.loc[ids.index] = "name matches only without the written middle name: " + ids
-            score.loc[ids.index] = SCORE_LOOSE
-    return voter_row, score, note, ambiguous
+    last = _col(voters, "LASTNAME").tolist()
+    suffix = _col(voters, "NAMESUFFIX").tolist()
+    for i, (la, sf) in enumerate(zip(last, suffix, strict=True)):
+        if not sf and " " in la.strip():
+            name, found = split_name_suffix(normalize_name(la))
+            if found:
+                last[i], suffix[i] = name, found
+    return last, suffix
 
 
 def _match_fuzzy(
@@ -304,11 +227,12 @@ def _match_fuzzy(
 
     sboeid = _col(voters, "SBOEID").tolist()
     addr = voter_addr.reindex(voters.index).fillna("").astype(str).tolist()
+    last, suffix = _surname_and_suffix(voters)
     ref = Reference.build(
         _col(voters, "FIRSTNAME").tolist(),
         _col(voters, "MIDDLENAME").tolist(),
-        _col(voters, "LASTNAME").tolist(),
-        _col(voters, "NAMESUFFIX").tolist(),
+        last,
+        suffix,
         [((a, "residence"),) if a else () for a in addr],
         sboeid,
         link_identities=False,
