@@ -374,6 +374,7 @@ def prepare(
         voters = inputs.voters
         voter_place = None
         voter_towns = None
+        voter_notes: list[str] = []
         if voters is not None:
             # the voter's town: TOWNCITY (the town of residence the board
             # records) when it names a town of the petition, else RCITY (the
@@ -392,6 +393,7 @@ def prepare(
                 voter_place[PARCEL_KEY].astype(str).map(parcel_towns).fillna("").astype(str),
             )
             if named.any():
+                voter_notes = _other_town_note(voter_place, towncity, named)
                 # TOWNCITY is the board's record of the town of residence (a
                 # column of town names, since some name a town of the petition):
                 # a voter of another town is not a resident of the territory,
@@ -452,7 +454,7 @@ def prepare(
                 town_names=town_names,
             )
         )
-    stale: list[str] = []
+    stale: list[str] = list(voter_notes)
     try:
         matches = owner_matcher(
             signatures,
@@ -464,7 +466,7 @@ def prepare(
             filed_on=inputs.filed_on,
         )
         if given:
-            stale = stale_decisions(
+            stale += stale_decisions(
                 inputs.match_decisions, signatures, pages, inputs.roll, inputs.voters
             )
             stale += _decisions_not_applied(
@@ -551,6 +553,29 @@ def _stale_rolls(
             f"{inputs.filed_on.isoformat()}: {told}",
             ", ".join(f"town {t.swis}" for t in stale),
         )
+    ]
+
+
+def _other_town_note(placement: pd.DataFrame, towncity: pd.Series, named: pd.Series) -> list[str]:
+    """A warning naming the voters of other towns whose address is on the petition's rolls.
+
+    They are set aside (:func:`~pipeline.people.placement.hold_to_towns`); a
+    town of the petition that the voter file spells otherwise than the config
+    would lose its voters this way, so the ``TOWNCITY`` values are named.
+    """
+    text = towncity.fillna("").astype(str).str.strip()
+    found = placement["placed"].astype(bool) & ~named & (text != "")
+    if not found.any():
+        return []
+    counts = text[found].str.upper().value_counts()
+    counts = counts.sort_index(kind="stable").sort_values(ascending=False, kind="stable")
+    shown = ", ".join(f"{name} ({n:,})" for name, n in counts.head(5).items())
+    more = f" and {len(counts) - 5} more" if len(counts) > 5 else ""
+    return [
+        f"{int(found.sum()):,} voter(s) whose residence address is on a roll of the petition "
+        f"are recorded by the board in towns not of the petition (TOWNCITY: {shown}{more}): "
+        "not counted as residents of the territory; if one of these is a town of the "
+        "petition spelled otherwise, name the town in the config as the voter file does"
     ]
 
 

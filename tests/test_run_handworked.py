@@ -1277,9 +1277,15 @@ def test_a_voter_of_another_town_is_no_resident_whatever_the_address(tmp_path: P
         "BRINT,BEA,2,MAIN ST,HARLOW,BRINTON,A,NY000000000000000003\n",
     )
     out = run_ok(config, tmp_path / "results")
-    test = json.loads((out / "summary.json").read_text())["resident_test"]
+    summary = json.loads((out / "summary.json").read_text())
+    test = summary["resident_test"]
     assert (test["qualified_voters"], test["qualifying_signers"]) == (1, 1)
     assert (test["voters_other_towns"], test["voters_unplaced"]) == (1, 1)
+    # a town of the petition spelled otherwise in the voter file would lose its
+    # voters this way: the TOWNCITY values set aside are named
+    told = [w for w in summary["warnings"] if "towns not of the petition" in w]
+    assert len(told) == 1 and told[0].startswith("1 voter(s) whose residence address")
+    assert "(TOWNCITY: GHENT (1))" in told[0]
     unplaced = pd.read_csv(out / "voters-unplaced.csv", dtype=str)
     assert unplaced[["SBOEID", "reason"]].values.tolist() == [
         ["NY000000000000000003", "not_in_town"]
