@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from pipeline.frames import PARCEL_KEY
@@ -119,13 +120,18 @@ def hold_to_towns(
     wrong = placed & (town != "").to_numpy() & (on != "").to_numpy() & (on != town).to_numpy()
     if not (out_town.any() or wrong.any()):
         return placement
+    out = _unplaced(placement, wrong & ~out_town, REASON_NOT_IN_TOWN)
+    return _unplaced(out, out_town, REASON_OTHER_TOWN)
+
+
+def _unplaced(placement: pd.DataFrame, mask: npt.NDArray[np.bool_], reason: str) -> pd.DataFrame:
+    """``placement`` (a copy) with the rows of ``mask`` unplaced for ``reason``."""
     out = placement.copy()
-    for mask, reason in ((wrong & ~out_town, REASON_NOT_IN_TOWN), (out_town, REASON_OTHER_TOWN)):
-        out.loc[mask, PARCEL_KEY] = ""
-        out.loc[mask, "placed"] = False
-        out.loc[mask, "fraction"] = np.nan
-        out.loc[mask, "inside"] = False
-        out.loc[mask, "reason"] = reason
+    out.loc[mask, PARCEL_KEY] = ""
+    out.loc[mask, "placed"] = False
+    out.loc[mask, "fraction"] = np.nan
+    out.loc[mask, "inside"] = False
+    out.loc[mask, "reason"] = reason
     return out
 
 
@@ -155,13 +161,7 @@ def unplace_unmapped(placement: pd.DataFrame, mapped: pd.Index) -> pd.DataFrame:
     lost = placement["placed"].astype(bool).to_numpy() & ~isin(keys, pd.Series(mapped))
     if not lost.any():
         return placement
-    out = placement.copy()
-    out.loc[lost, PARCEL_KEY] = ""
-    out.loc[lost, "placed"] = False
-    out.loc[lost, "fraction"] = np.nan
-    out.loc[lost, "inside"] = False
-    out.loc[lost, "reason"] = REASON_NO_POLYGON
-    return out
+    return _unplaced(placement, lost, REASON_NO_POLYGON)
 
 
 def _text(values: pd.Series) -> pd.Series:
