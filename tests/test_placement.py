@@ -267,3 +267,26 @@ def test_half_numbers_points_unit_words_and_no_number_are_never_guessed() -> Non
     p = place_addresses(addresses, situs=situs_addresses(roll), fractions=fractions)
     assert p["parcel_key"].tolist() == ["104489|2", "104489|2", "", "", "104489|4", ""]
     assert p["reason"].tolist() == ["", "", "no_match", "no_match", "", "no_number"]
+
+
+@pytest.mark.parametrize(
+    ("written", "key", "unit"),
+    [
+        ("6 Main St, Apt 3", "6 MAIN ST", "3"),  # the unit after a comma
+        ("6 Main St, Apt. 3, Harlow", "6 MAIN ST", "3"),
+        ("5 Main St Lot 1", "5 MAIN ST", "1"),  # a mobile-home park: one parcel
+        ("5 Main St Trlr 3", "5 MAIN ST", "3"),
+        ("5 Main St Bldg A Apt 1", "5 MAIN ST", "A 1"),
+        ("5 Main St Upper", "5 MAIN ST", "UPPR"),  # the two flats of a house
+        ("5 Main St Lower", "5 MAIN ST", "LOWR"),
+        # before the street's type these words name the street
+        ("5 Lot Rd", "5 LOT RD", ""),
+        ("5 Old Mill Park Lot Rd", "5 OLD MILL PARK LOT RD", ""),
+        ("1 Upper Main St", "1 UPPER MAIN ST", ""),
+        ("12 Front St", "12 FRONT ST", ""),
+    ],
+)
+def test_unit_designators(written: str, key: str, unit: str) -> None:
+    from pipeline.people.names import address_unit, normalize_address_text
+
+    assert (normalize_address_text(written), address_unit(written)) == (key, unit)

@@ -205,6 +205,16 @@ _NAME_PREFIXES = {"MOUNT": "MT", "SAINT": "ST", "FORT": "FT"}
 #: Words that start a unit designator; it and everything after it are dropped.
 _UNIT_WORDS = frozenset({"APT", "APARTMENT", "UNIT", "STE", "SUITE", "FL", "FLOOR", "RM", "ROOM"})
 
+#: Unit designators (USPS Publication 28, C2) read as such only after the street's
+#: type and before the unit's number or letter: "5 Main St Lot 3", "5 Park Ave Trlr
+#: 4", "5 Main St Bldg A Apt 1". Elsewhere they are words of a street's name
+#: ("5 Lot Rd", "5 Old Mill Park Lot Rd").
+_UNIT_AFTER_TYPE = frozenset({"LOT", "TRLR", "TRAILER", "BLDG", "BUILDING", "SPC", "SPACE"})
+
+#: Designators that are the unit by themselves, after the street's type and last:
+#: "5 Main St Upper" and "5 Main St Lower" are the two flats of a house.
+_UNIT_ALONE = {"UPPER": "UPPR", "UPPR": "UPPR", "LOWER": "LOWR", "LOWR": "LOWR"}
+
 _SPACES = re.compile(r"\s+")
 _DROP = re.compile(r"[.'`’]")  # vanish without a space: L.L.C. -> LLC, O'Brien -> OBRIEN
 _SEPARATORS = re.compile(r"[^0-9A-Z/#\s]")  # every other mark becomes a space
@@ -365,10 +375,9 @@ def _normalize_address_tokens(tokens: list[str]) -> str:
             rest = rest[1:]
     # units: "APT 3", "# 3", "#3" and all after; a unit word first is part of
     # the street's name ("12 Ste Marie Rd"), not a unit
-    for i, t in enumerate(rest):
-        if (t in _UNIT_WORDS and i > 0) or t.startswith("#"):
-            rest = rest[:i]
-            break
+    at = _unit_at(rest)
+    if at is not None:
+        rest = rest[:at]
     rest = [_ORDINALS.get(t, t) for t in rest]
     # numbered roads: "ROUTE 9", "STATE HIGHWAY 66" -> "RTE 9", "STATE HWY 66";
     # "CR 9" -> "CO RD 9"; who keeps it: "COUNTY RTE 9" -> "CO RTE 9"
@@ -451,17 +460,50 @@ def address_unit(s: str) -> str:
     """
     if not isinstance(s, str):
         return ""
-    head = re.sub(r"#\s*", " #", s.split(",", 1)[0].upper())
+    parts = s.upper().split(",")
+    head = re.sub(r"#\s*", " #", parts[0])
     tokens = _clean(head).split()
     start = 1 if tokens and any(c.isdigit() for c in tokens[0]) else 0
     if start < len(tokens) and re.fullmatch(r"\d+/\d+", tokens[start]):
         start += 1
-    for i in range(start, len(tokens)):
-        t = tokens[i]
-        if (t in _UNIT_WORDS and i > start) or t.startswith("#"):
-            unit = [u.lstrip("#") for u in tokens[i:] if u not in _UNIT_WORDS]
-            return " ".join(u for u in unit if u)
-    return ""
+    at = _unit_at(tokens[start:])
+    if at is None:
+        # "6 Main St, Apt 3": the unit in a part of its own after a comma
+        for part in parts[1:]:
+            more = _clean(re.sub(r"#\s*", " #", part)).split()
+            if more and (more[0] in _UNIT_WORDS or more[0].startswith("#")):
+                return _unit_words(more)
+        return ""
+    return _unit_words(tokens[start + at :])
+
+
+def _unit_words(tokens: Sequence[str]) -> str:
+    """The unit from its designator on: ``APT 3`` -> ``3``, ``UPPER`` -> ``UPPR``."""
+    designators = _UNIT_WORDS | _UNIT_AFTER_TYPE
+    words = (_UNIT_ALONE.get(u, u).lstrip("#") for u in tokens if u not in designators)
+    return " ".join(w for w in words if w)
+
+
+def _unit_at(rest: Sequence[str]) -> int | None:
+    """Where the unit begins among the tokens after the house number (None: no unit).
+
+    ``APT``, ``#3`` and the like anywhere but first; :data:`_UNIT_AFTER_TYPE`
+    words after the street's type and before a number or letter;
+    :data:`_UNIT_ALONE` words after the street's type, last.
+    """
+    typed = False
+    for i, t in enumerate(rest):
+        if (t in _UNIT_WORDS and i > 0) or t.startswith("#"):
+            return i
+        if typed:
+            nxt = rest[i + 1] if i + 1 < len(rest) else ""
+            if t in _UNIT_AFTER_TYPE and nxt and (any(c.isdigit() for c in nxt) or len(nxt) == 1):
+                return i
+            if t in _UNIT_ALONE and (not nxt or nxt in _UNIT_WORDS or nxt.startswith("#")):
+                return i
+        if i > 0 and t in STREET_TYPES:
+            typed = True
+    return None
 
 
 #: A free-text address that starts with a plain house number: the number, the rest.
