@@ -376,10 +376,44 @@ def test_a_designee_listed_twice_is_one_person() -> None:
         {"name": "Zed Zulu", "address": "99 Elm St", "town": "K"},
         {"name": "Able, Alice", "address": "1 Main Street", "town": "K"},
     ]
-    part, defs = designees_check(listed, _placement([True, False, True]))
+    homes = ["1 MAIN ST", "99 ELM ST", "1 MAIN ST"]  # both Alices on one parcel
+    part, defs = designees_check(listed, _placement([True, False, True], addresses=homes))
     assert (part["count"], part["residing_in_territory"], part["passes"]) == (2, 1, False)
     assert part["listed_twice"] == ["Able, Alice"]
     assert codes(defs) == ["designees_invalid"]
+
+
+def test_designees_of_one_name_in_two_homes_are_two_persons() -> None:
+    # Pat Lee of 1 Elm St in Brinton (outside) and Pat Lee of 1 Elm St in Harlow
+    # (inside, another parcel), and Ann Apt of 6 Main St Apt 1 and Apt 2 (one
+    # parcel, inside, two units): four persons, three residing: 2 x 3 > 4, but
+    # four designees are one too many
+    listed = [
+        {"name": "Pat Lee", "address": "1 Elm St", "town": "Brinton"},
+        {"name": "Pat Lee", "address": "1 Elm St", "town": "Harlow"},
+        {"name": "Ann Apt", "address": "6 Main St Apt 1", "town": "Harlow"},
+        {"name": "Ann Apt", "address": "6 Main St, Apt 2", "town": "Harlow"},
+    ]
+    place = _placement(
+        [False, True, True, True], addresses=["1 ELM ST B", "1 ELM ST H", "6 MAIN ST", "6 MAIN ST"]
+    )
+    part, defs = designees_check(listed, place)
+    assert (part["count"], part["residing_in_territory"]) == (4, 3)
+    assert part["listed_twice"] == []
+    assert part["problems"] == ["4 designees (no more than three allowed)"]
+
+
+@pytest.mark.parametrize("name", ["Mr. Smith", "Dr. Smith", "Mrs Smith", "Jane Q.", "J. Smith"])
+def test_a_title_or_an_initial_is_no_full_name(name: str) -> None:
+    # § 2-202.1.b(5): designees by full name; "J. Robert Smith" is one
+    part, _ = designees_check(
+        [{"name": name, "address": "1 Oak St", "town": "K"}], _placement([True])
+    )
+    assert part["problems"] == [f"{name}: a full name (first and last) is required"]
+    part, _ = designees_check(
+        [{"name": "J. Robert Smith", "address": "1 Oak St", "town": "K"}], _placement([True])
+    )
+    assert part["passes"] is True
 
 
 def test_area_exception_only_for_the_bodies_the_law_lists() -> None:

@@ -176,6 +176,14 @@ def test_the_town_decides_between_one_address_in_two_towns() -> None:
         {"104400": "Harlow", "104600": "Brinton"},
     )
     assert towns.tolist() == ["104400", "104600", "", ""]
+    # the state and ZIP code written after the town are no part of its name
+    written = pd.Series(["Harlow, NY", "HARLOW NY 12106", "Brinton, New York", "NY"])
+    assert town_codes(written, {"104400": "Harlow", "104600": "Brinton"}).tolist() == [
+        "104400",
+        "104400",
+        "104600",
+        "",
+    ]
     got = place_addresses(
         pd.Series(["1 Main Street"] * 4),
         situs=situs_addresses(roll),

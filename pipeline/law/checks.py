@@ -46,7 +46,6 @@ from pipeline.people.names import (
     normalize_address_text,
     normalize_name,
     person_name_parts,
-    split_name_suffix,
 )
 
 __all__ = [
@@ -561,6 +560,12 @@ def population_check(
 # --------------------------------------------------------------------------- designees
 
 
+def _full_name(name: str) -> bool:
+    """A given name and a surname, each more than an initial (see :func:`designees_check`)."""
+    tokens, _ = person_name_parts(name)
+    return len(tokens) >= 2 and len(tokens[-1]) > 1 and any(len(t) > 1 for t in tokens[:-1])
+
+
 def designees_check(
     designees: Sequence[Mapping[str, Any]],
     placement: pd.DataFrame,
@@ -584,21 +589,31 @@ def designees_check(
 
     Notes
     -----
-    A full name has at least a first and a last name (two words once a
-    generational suffix is set aside). Majority: ``2 × residing > count``, so 2
-    of 3 and 1 of 1 pass, 1 of 2 fails. A designee whose address cannot be
-    placed does not count as residing. A person listed twice (the same name
-    however written, at the same address) is one designee, counted once and
-    named in ``listed_twice``.
+    A full name has a given name and a surname, each of more than an
+    initial (titles and a generational suffix set aside: "Mr. Smith", "Jane
+    Q." and "J. Smith" are not full names; "J. Robert Smith" is). Majority:
+    ``2 × residing > count``, so 2 of 3 and 1 of 1 pass, 1 of 2 fails. A
+    designee whose address cannot be placed does not count as residing. A
+    person listed twice (the same name however written, in the same home: the
+    parcel placed on, or unplaced the address and town written, and the unit)
+    is one designee, counted once and named in ``listed_twice``; "Pat Lee" of
+    1 Elm St in two towns, or of Apt 1 and Apt 2, are two.
     """
     # the law designates persons: one listed twice (however the name is
-    # written, at the same address) is one designee
-    seen: set[tuple[str, str]] = set()
+    # written, in the same home) is one designee
+    seen: set[tuple[str, str, str]] = set()
     persons: list[int] = []
     repeated: list[str] = []
     for i, d in enumerate(designees):
         name = str(d.get("name") or "").strip()
-        who = (_person_key(name), normalize_address_text(str(d.get("address") or "")))
+        address = str(d.get("address") or "")
+        placed = i in placement.index and bool(placement.at[i, "placed"])
+        home = (
+            str(placement.at[i, PARCEL_KEY])
+            if placed
+            else normalize_address_text(address) + "|" + str(d.get("town") or "").strip().upper()
+        )
+        who = (_person_key(name), home, address_unit(address))
         if name and who in seen:
             repeated.append(name)
             continue
@@ -616,8 +631,7 @@ def designees_check(
         name = str(d.get("name") or "").strip()
         address = str(d.get("address") or "").strip()
         label = name or f"designee {i + 1}"
-        base, _ = split_name_suffix(normalize_name(name))
-        if len(base.split()) < 2:
+        if not _full_name(name):
             problems.append(f"{label}: a full name (first and last) is required")
         if not address:
             problems.append(f"{label}: no address")

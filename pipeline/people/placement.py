@@ -193,15 +193,24 @@ def normalize_addresses(addresses: pd.Series) -> pd.Series:
 def town_codes(texts: pd.Series, towns: Mapping[str, str]) -> pd.Series:
     """The town SWIS named by each text (``""`` when it names none of ``towns``).
 
-    ``towns`` maps a town's SWIS to its name; ``"Harlow"``, ``"HARLOW"`` and
-    ``"Town of Harlow"`` all name the town Harlow. A postal city that is not
-    the town's name names none (the address alone then decides).
+    ``towns`` maps a town's SWIS to its name; ``"Harlow"``, ``"HARLOW"``,
+    ``"Town of Harlow"`` and ``"Harlow, NY 12106"`` all name the town Harlow.
+    A postal city that is not the town's name names none (the address alone
+    then decides).
     """
 
     def key(text: str) -> str:
         words = re.sub(r"[^A-Z0-9 ]", " ", text.upper()).split()
         if words[:2] == ["TOWN", "OF"]:
             words = words[2:]
+        # "Harlow, NY 12106", "Harlow, New York": the state and ZIP code are no
+        # part of the town's name
+        if words and re.fullmatch(r"\d{5}(\d{4})?", words[-1]):
+            words = words[:-1]
+        if len(words) > 1 and words[-1] in ("NY", "NYS"):
+            words = words[:-1]
+        elif len(words) > 2 and words[-2:] == ["NEW", "YORK"]:
+            words = words[:-2]
         return " ".join(words)
 
     by_name = {key(name): swis for swis, name in towns.items()}
