@@ -662,3 +662,22 @@ def test_no_list_of_inhabitants_is_a_deficiency_of_c2() -> None:
     assert part["regular_inhabitants"] == 0
     assert codes(defs) == ["population_below_minimum", "inhabitants_list_missing"]
     assert [d["paragraph"] for d in defs] == ["2-200", "2-202.1.c(2)"]
+
+
+def test_an_inhabitant_written_with_and_without_the_middle_initial_is_one_person() -> None:
+    # at 1 Oak St: "Mary Smith", "Mary B. Smith", "Mary Beth Smith": one initial
+    # (B) or none, so one person: 1 inside, 2 duplicates. At 2 Oak St: "Pat A.
+    # Lee", "Pat B. Lee" (two initials: two people) and "Pat Lee" (which of
+    # them? a person of her own): 3 inside. At 3 Oak St "Child of J. Smith" and
+    # "Child of K. Smith" are two labels: 2 inside. Total 1 + 3 + 2 = 6
+    names = ["Mary Smith", "Mary B. Smith", "Mary Beth Smith"]
+    names += ["Pat A. Lee", "Pat B. Lee", "Pat Lee", "Child of J. Smith", "Child of K. Smith"]
+    addresses = ["1 Oak St"] * 3 + ["2 Oak St"] * 3 + ["3 Oak St"] * 2
+    inh = pd.DataFrame(
+        {"name": names, "address": addresses, "town": ["K"] * 8, "source_row": range(1, 9)}
+    )
+    pl = _placement([True] * 8, addresses=[a.upper() for a in addresses])
+    sched = inhabitant_schedule(inh, pl)
+    assert sched["status"].tolist() == ["inside", "duplicate", "duplicate"] + ["inside"] * 5
+    part, _ = population_check(inh, pl, regime=PRE, schedule=sched)
+    assert (part["regular_inhabitants"], part["duplicates"]) == (6, 2)

@@ -314,10 +314,22 @@ def existing_village_check(
 # --------------------------------------------------------------------------- population
 
 
-def _person_key(name: str) -> str:
-    """A written name as its tokens in first-last order and its suffix."""
+def _person_key(name: str, *, middle: bool = True) -> str:
+    """A written name as its tokens in first-last order and its suffix.
+
+    ``middle=False``: the first and last tokens only (the middle names left to
+    :func:`_middle_initial`).
+    """
     tokens, suffix = person_name_parts(name)
+    if not middle and len(tokens) > 2:
+        tokens = (tokens[0], tokens[-1])
     return " ".join(tokens) + "|" + suffix
+
+
+def _middle_initial(name: str) -> str:
+    """The initial of a written name's middle name (``""`` without one)."""
+    tokens, _ = person_name_parts(name)
+    return tokens[1][:1] if len(tokens) > 2 else ""
 
 
 def inhabitant_identities(inhabitants: pd.DataFrame, placement: pd.DataFrame) -> pd.DataFrame:
@@ -360,8 +372,12 @@ def inhabitant_identities(inhabitants: pd.DataFrame, placement: pd.DataFrame) ->
     # one person however the name is written: "Smith, Mary B" = "Mary B Smith",
     # titles dropped, the suffix kept apart (names.person_name_parts)
     written = _text(inhabitants["name"])
-    keys = {n: _person_key(n) for n in written.unique().tolist()}  # once per spelling
-    person = written.map(keys).astype(str)
+    uniques = written.unique().tolist()
+    # an anonymised label ("Child of J. Smith") is identified by all its words
+    labels = {n for n in uniques if re.search(ANONYMISED_NAME, normalize_name(n))}
+    base = written.map({n: _person_key(n, middle=n in labels) for n in uniques}).astype(str)
+    initial = written.map({n: "" if n in labels else _middle_initial(n) for n in uniques})
+    initial = initial.astype(str)
     # the same person at the same dwelling: the parcel they are placed on (an
     # address such as "1 Main St" may be in two towns) or, unplaced, the
     # address and the town written; and the unit ("Apt 1", "Apt 2": two homes)
@@ -373,6 +389,13 @@ def inhabitant_identities(inhabitants: pd.DataFrame, placement: pd.DataFrame) ->
     )
     where = parcel.where(placed, addr_norm + "|" + town)
     unit = _text(inhabitants["address"]).map(address_unit).astype(str)
+    # a middle initial tells apart two people of one name in one home (MARY A
+    # and MARY B SMITH); where the home has one initial of the name or none,
+    # "Mary Smith", "Mary B. Smith" and "Mary Beth Smith" are one person
+    home = pd.DataFrame({"n": base, "w": where, "u": unit, "i": initial})
+    initials = home.loc[home["i"] != ""].groupby(["n", "w", "u"])["i"].nunique()
+    split = pd.MultiIndex.from_frame(home[["n", "w", "u"]]).isin(initials.index[initials > 1])
+    person = base.where(~split, base + "|" + initial)
     dup = ~no_name & pd.DataFrame({"n": person, "w": where, "u": unit}).duplicated(keep="first")
     status = np.select([no_name, dup, ~placed], ["no_name", "duplicate", "unplaced"], default="")
     return pd.DataFrame(
