@@ -215,6 +215,19 @@ def test_inhabitants_blank_name(tmp_path: Path) -> None:
     assert (exc.value.row, exc.value.column) == (2, "name")
 
 
+def test_empty_rows_a_spreadsheet_leaves_at_the_end_are_no_rows(tmp_path: Path) -> None:
+    # ",," lines after the last entry (an Excel export) are not entries; one in
+    # the middle is read and named by its row
+    p = write(tmp_path, "inh.csv", "name,address,town\nAnn Lee,1 Main St,K\n,,\n , ,\n")
+    assert read_inhabitants(p)["name"].tolist() == ["Ann Lee"]
+    p = write(
+        tmp_path, "mid.csv", "name,address,town\nAnn Lee,1 Main St,K\n,,\nBo Li,2 Main St,K\n"
+    )
+    with pytest.raises(InputError) as exc:
+        read_inhabitants(p)
+    assert (exc.value.row, exc.value.column) == (2, "name")
+
+
 def test_inhabitants_wrong_encoding(tmp_path: Path) -> None:
     p = tmp_path / "inh.csv"
     p.write_bytes("name,address,town\nJosé Núñez,1 Main St,K\n".encode("cp1252"))

@@ -148,7 +148,9 @@ def csv_text_frame(
     -----
     The fast path is pyarrow's multi-threaded parser; on any parse error the
     file is re-read with the standard library to name the offending row.
-    Empty header cells are named ``unnamed_<position>``.
+    Empty header cells are named ``unnamed_<position>``. Rows of empty cells
+    after the last row with any value (what a spreadsheet's export leaves) are
+    not rows (all columns read only).
     """
     if encoding == "utf-8":
         text = decode_utf8(data, path)
@@ -210,6 +212,16 @@ def csv_text_frame(
     if len(df.columns) and any(str(t) != "str" for t in df.dtypes):
         df = df.astype("str")
     df[SOURCE_ROW] = np.arange(1, len(df) + 1, dtype="int64")
+    if keep is None and len(df) and len(df.columns) > 1:
+        # rows of empty cells at the end (",,," lines a spreadsheet leaves after
+        # its last row) hold no entry: not read. One in the middle is read, and
+        # the checks name it
+        empty = np.ones(len(df), dtype=bool)
+        for c in cols:
+            empty &= (df[c].str.strip() == "").to_numpy(dtype=bool)
+        if empty[-1]:
+            last = int(np.flatnonzero(~empty)[-1]) + 1 if (~empty).any() else 0
+            df = df.iloc[:last]
     return df
 
 
