@@ -681,3 +681,15 @@ def test_an_inhabitant_written_with_and_without_the_middle_initial_is_one_person
     assert sched["status"].tolist() == ["inside", "duplicate", "duplicate"] + ["inside"] * 5
     part, _ = population_check(inh, pl, regime=PRE, schedule=sched)
     assert (part["regular_inhabitants"], part["duplicates"]) == (6, 2)
+
+
+def test_inhabitants_whose_middle_names_differ_in_full_are_two_people() -> None:
+    # at 1 Oak St: "John Allen Smith" and "John Albert Smith" (one initial, two
+    # names: two people), and "John A. Smith" (which of them? a person of his
+    # own): 3 inside, as many as written
+    names = ["John Allen Smith", "John Albert Smith", "John A. Smith"]
+    inh = pd.DataFrame(
+        {"name": names, "address": ["1 Oak St"] * 3, "town": ["K"] * 3, "source_row": [1, 2, 3]}
+    )
+    sched = inhabitant_schedule(inh, _placement([True] * 3, addresses=["1 OAK ST"] * 3))
+    assert sched["status"].tolist() == ["inside"] * 3

@@ -326,10 +326,10 @@ def _person_key(name: str, *, middle: bool = True) -> str:
     return " ".join(tokens) + "|" + suffix
 
 
-def _middle_initial(name: str) -> str:
-    """The initial of a written name's middle name (``""`` without one)."""
+def _middle_word(name: str) -> str:
+    """A written name's (first) middle name or initial (``""`` without one)."""
     tokens, _ = person_name_parts(name)
-    return tokens[1][:1] if len(tokens) > 2 else ""
+    return tokens[1] if len(tokens) > 2 else ""
 
 
 def inhabitant_identities(inhabitants: pd.DataFrame, placement: pd.DataFrame) -> pd.DataFrame:
@@ -376,8 +376,8 @@ def inhabitant_identities(inhabitants: pd.DataFrame, placement: pd.DataFrame) ->
     # an anonymised label ("Child of J. Smith") is identified by all its words
     labels = {n for n in uniques if re.search(ANONYMISED_NAME, normalize_name(n))}
     base = written.map({n: _person_key(n, middle=n in labels) for n in uniques}).astype(str)
-    initial = written.map({n: "" if n in labels else _middle_initial(n) for n in uniques})
-    initial = initial.astype(str)
+    middle = written.map({n: "" if n in labels else _middle_word(n) for n in uniques})
+    middle = middle.astype(str)
     # the same person at the same dwelling: the parcel they are placed on (an
     # address such as "1 Main St" may be in two towns) or, unplaced, the
     # address and the town written; and the unit ("Apt 1", "Apt 2": two homes)
@@ -389,13 +389,25 @@ def inhabitant_identities(inhabitants: pd.DataFrame, placement: pd.DataFrame) ->
     )
     where = parcel.where(placed, addr_norm + "|" + town)
     unit = _text(inhabitants["address"]).map(address_unit).astype(str)
-    # a middle initial tells apart two people of one name in one home (MARY A
-    # and MARY B SMITH); where the home has one initial of the name or none,
+    # middle names tell apart two people of one name in one home (MARY A and
+    # MARY B SMITH; JOHN ALLEN and JOHN ALBERT SMITH); where the home's entries
+    # of the name have one initial or none and one middle name in full or none,
     # "Mary Smith", "Mary B. Smith" and "Mary Beth Smith" are one person
-    home = pd.DataFrame({"n": base, "w": where, "u": unit, "i": initial})
-    initials = home.loc[home["i"] != ""].groupby(["n", "w", "u"])["i"].nunique()
-    split = pd.MultiIndex.from_frame(home[["n", "w", "u"]]).isin(initials.index[initials > 1])
-    person = base.where(~split, base + "|" + initial)
+    home = pd.DataFrame(
+        {
+            "n": base,
+            "w": where,
+            "u": unit,
+            "i": middle.str[:1],
+            "f": middle.where(middle.str.len() > 1, ""),
+        }
+    )
+    keys = ["n", "w", "u"]
+    initials = home.loc[home["i"] != ""].groupby(keys)["i"].nunique()
+    fulls = home.loc[home["f"] != ""].groupby(keys)["f"].nunique()
+    apart = initials.index[initials > 1].union(fulls.index[fulls > 1])
+    split = pd.MultiIndex.from_frame(home[keys]).isin(apart)
+    person = base.where(~split, base + "|" + middle)
     dup = ~no_name & pd.DataFrame({"n": person, "w": where, "u": unit}).duplicated(keep="first")
     status = np.select([no_name, dup, ~placed], ["no_name", "duplicate", "unplaced"], default="")
     return pd.DataFrame(
