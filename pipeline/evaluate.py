@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -452,6 +452,9 @@ def prepare(
                 inhabitant_place,
                 voter_towns=voter_towns,
                 town_names=town_names,
+                town_addresses=frozenset(
+                    (situs_frame["address_norm"] + "|" + situs_frame["town_swis"]).tolist()
+                ),
             )
         )
     stale: list[str] = list(voter_notes)
@@ -595,6 +598,7 @@ def _resident_side(
     *,
     voter_towns: pd.Series | None = None,
     town_names: Mapping[str, str] | None = None,
+    town_addresses: Collection[str] = (),
 ) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
     """The resident lines matched to the voter file, and who each inhabitant is.
 
@@ -611,6 +615,7 @@ def _resident_side(
             voter_place,
             town_names=town_names,
             voter_towns=voter_towns,
+            town_addresses=town_addresses,
         )
     identities = None
     if inputs.inhabitants is not None and inhabitant_place is not None:

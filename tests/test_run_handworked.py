@@ -1300,18 +1300,25 @@ def test_a_resident_line_of_another_town_of_the_petition_is_reviewed(tmp_path: P
     # "1 Main St" is Harlow's A1 (inside) and, here, Brinton's B2 (outside).
     # ANN ROE is registered at Harlow's. "Ann Roe, 1 Main St, Brinton" names
     # the outside house: review, not counted; the same line with Harlow counts.
+    # BO RAY of Harlow's 2 Main St (no such house in Brinton) writes his postal
+    # city, Brinton: counted. 2 of 2 qualified = 100 %
     root = tmp_path / "p"
     config = _resident_page(
         root,
-        ["Ann Roe,1 Main St,Brinton,2023-05-01,,", "Ann Roe,1 Main St,Harlow,2023-05-02,,"],
-        "ROE,ANN,1,MAIN ST,HARLOW,HARLOW,A,NY000000000000000001\n",
+        [
+            "Ann Roe,1 Main St,Brinton,2023-05-01,,",
+            "Ann Roe,1 Main St,Harlow,2023-05-02,,",
+            "Bo Ray,2 Main St,Brinton,2023-05-02,,",
+        ],
+        "ROE,ANN,1,MAIN ST,HARLOW,HARLOW,A,NY000000000000000001\n"
+        "RAY,BO,2,MAIN ST,BRINTON,HARLOW,A,NY000000000000000002\n",
     )
     roll_b = root / "roll-b.csv"
     roll_b.write_text(roll_b.read_text().replace("2.-1-2,4,Main,St", "2.-1-2,1,Main,St"))
     out = run_ok(config, tmp_path / "results")
     sigs = pd.read_csv(out / "signatures.csv", dtype=str).fillna("")
     res = sigs.loc[sigs["page"] == "2"]
-    assert res["status"].tolist() == ["needs_review", "counted"]
+    assert res["status"].tolist() == ["needs_review", "counted", "counted"]
     assert (
         "the line's town (Brinton) is not the town of the voter's residence (Harlow)"
         in (res["note"].iloc[0])
@@ -1319,7 +1326,7 @@ def test_a_resident_line_of_another_town_of_the_petition_is_reviewed(tmp_path: P
     review = pd.read_csv(out / "review.csv", dtype=str).fillna("")
     assert review.loc[review["page"] == "2", "candidate"].tolist() == ["NY000000000000000001"]
     test = json.loads((out / "summary.json").read_text())["resident_test"]
-    assert (test["qualified_voters"], test["qualifying_signers"]) == (1, 1)
+    assert (test["qualified_voters"], test["qualifying_signers"]) == (2, 2)
 
 
 def test_a_polygon_in_the_territory_without_a_roll_record_is_warned_about(

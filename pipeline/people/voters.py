@@ -450,6 +450,7 @@ def match_resident_lines(
     *,
     town_names: Mapping[str, str] | None = None,
     voter_towns: pd.Series | None = None,
+    town_addresses: Collection[str] = (),
 ) -> pd.DataFrame:
     """Match the resident-page lines to the voter file (the territory-free part).
 
@@ -461,11 +462,14 @@ def match_resident_lines(
         Placement of :func:`voter_addresses` on the voters' index, with or
         without a territory (only its ``address_norm`` column is read, when
         there is one).
-    town_names, voter_towns
-        Optional: the petition's towns (SWIS -> name) and each voter's town
-        (SWIS, ``""`` when unknown; on the voters' index). A line whose town
-        names a town of the petition other than its voter's goes to review:
-        the house written may be the one of that name in the other town.
+    town_names, voter_towns, town_addresses
+        Optional: the petition's towns (SWIS -> name), each voter's town
+        (SWIS, ``""`` when unknown; on the voters' index) and the situs
+        addresses of the rolls as ``"address|SWIS"``. A line whose town names
+        a town of the petition other than its voter's, where that town's roll
+        has the address written too, goes to review: the house written may be
+        the one of that name in the other town. (Where only the voter's town
+        has the address, the town written is taken for a postal city.)
 
     Returns
     -------
@@ -478,7 +482,14 @@ def match_resident_lines(
     res = _resident_page_lines(signatures, pages)
     if not len(res):
         return pd.DataFrame({c: pd.Series(dtype=object) for c in RESIDENT_MATCH_COLUMNS})
-    return _match_lines(res, voters, placement, town_names=town_names, voter_towns=voter_towns)
+    return _match_lines(
+        res,
+        voters,
+        placement,
+        town_names=town_names,
+        voter_towns=voter_towns,
+        town_addresses=town_addresses,
+    )
 
 
 def _match_lines(
@@ -488,6 +499,7 @@ def _match_lines(
     *,
     town_names: Mapping[str, str] | None = None,
     voter_towns: pd.Series | None = None,
+    town_addresses: Collection[str] = (),
 ) -> pd.DataFrame:
     """:func:`match_resident_lines` of the resident-page lines ``res``."""
     name_raw = _col(res, "name")
@@ -511,7 +523,11 @@ def _match_lines(
         vt.loc[matched] = (
             voter_towns.reindex(voter_row[matched].to_numpy()).fillna("").astype(str).to_numpy()
         )
-        other = matched & (line_town != "") & (vt != "") & (line_town != vt)
+        there = pd.Series(
+            [f"{a}|{t}" in town_addresses for a, t in zip(address_norm, line_town, strict=True)],
+            index=res.index,
+        )
+        other = matched & (line_town != "") & (vt != "") & (line_town != vt) & there
         if other.any():
             sboe = _col(voters, "SBOEID")
             parts = [_col(voters, c) for c in ("FIRSTNAME", "MIDDLENAME", "LASTNAME", "NAMESUFFIX")]
