@@ -562,7 +562,8 @@ def _stale_rolls(
 def _other_town_note(placement: pd.DataFrame, towncity: pd.Series, named: pd.Series) -> list[str]:
     """A warning naming the voters of other towns whose address is on the petition's rolls.
 
-    They are set aside (:func:`~pipeline.people.placement.hold_to_towns`); a
+    They are listed for review and not counted
+    (:func:`~pipeline.people.placement.hold_to_towns`, ``town_differs``); a
     town of the petition that the voter file spells otherwise than the config
     would lose its voters this way, so the ``TOWNCITY`` values are named.
     """
@@ -577,8 +578,9 @@ def _other_town_note(placement: pd.DataFrame, towncity: pd.Series, named: pd.Ser
     return [
         f"{int(found.sum()):,} voter(s) whose residence address is on a roll of the petition "
         f"are recorded by the board in towns not of the petition (TOWNCITY: {shown}{more}): "
-        "not counted as residents of the territory; if one of these is a town of the "
-        "petition spelled otherwise, name the town in the config as the voter file does"
+        "listed for review in voters-unplaced.csv (town_differs), not counted; if one of "
+        "these is a town of the petition spelled otherwise, name the town in the config as "
+        "the voter file does"
     ]
 
 

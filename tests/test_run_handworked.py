@@ -1256,44 +1256,54 @@ def _resident_page(root: Path, lines: list[str], voters: str) -> Path:
     return config
 
 
-def test_a_voter_of_another_town_is_no_resident_whatever_the_address(tmp_path: Path) -> None:
+def test_a_voter_of_another_town_is_no_resident_or_is_reviewed(tmp_path: Path) -> None:
     # 1 and 2 Main St are Harlow's A1 and A2, both inside; Brinton's roll has no
     # 2 Main St. ANN ROE (TOWNCITY Harlow) at 1 Main St is a qualified voter.
-    # GARY GHENT at 2 Main St is recorded in Ghent, no town of the petition: no
-    # resident of the territory (not placed, not listed for review). BEA BRINT
-    # at 2 Main St is recorded in Brinton, whose roll has no such house: not
-    # placed on Harlow's, listed for review (not_in_town).
-    # Qualified: Ann = 1; signers: Ann = 1; 100 × 1 / 1 = 100 %. (Before, Gary
-    # and Bea were qualified too and their lines counted: 3 of 3.)
+    # GIL GHENT at 77 Far Rd, recorded in Ghent (no town of the petition), is on
+    # no roll of the petition either: no resident, not listed. GARY GHENT at 2
+    # Main St is recorded in Ghent, yet his address is Harlow's: the two
+    # disagree, so he is listed for review (town_differs), not counted. BEA
+    # BRINT at 2 Main St is recorded in Brinton, whose roll has no such house:
+    # listed for review (not_in_town). Qualified: Ann = 1; signers: Ann = 1;
+    # 100 × 1 / 1 = 100 %. (Before, Gary and Bea were qualified and counted.)
     config = _resident_page(
         tmp_path / "p",
         [
             "Ann Roe,1 Main St,Harlow,2023-05-01,,",
             "Gary Ghent,2 Main St,Harlow,2023-05-01,,",
             "Bea Brint,2 Main St,Brinton,2023-05-01,,",
+            "Gil Ghent,77 Far Rd,Ghent,2023-05-01,,",
         ],
         "ROE,ANN,1,MAIN ST,HARLOW,HARLOW,A,NY000000000000000001\n"
         "GHENT,GARY,2,MAIN ST,HARLOW,GHENT,A,NY000000000000000002\n"
-        "BRINT,BEA,2,MAIN ST,HARLOW,BRINTON,A,NY000000000000000003\n",
+        "BRINT,BEA,2,MAIN ST,HARLOW,BRINTON,A,NY000000000000000003\n"
+        "GHENT,GIL,77,FAR RD,GHENT,GHENT,A,NY000000000000000004\n",
     )
     out = run_ok(config, tmp_path / "results")
     summary = json.loads((out / "summary.json").read_text())
     test = summary["resident_test"]
     assert (test["qualified_voters"], test["qualifying_signers"]) == (1, 1)
-    assert (test["voters_other_towns"], test["voters_unplaced"]) == (1, 1)
-    # a town of the petition spelled otherwise in the voter file would lose its
-    # voters this way: the TOWNCITY values set aside are named
-    told = [w for w in summary["warnings"] if "towns not of the petition" in w]
-    assert len(told) == 1 and told[0].startswith("1 voter(s) whose residence address")
-    assert "(TOWNCITY: GHENT (1))" in told[0]
+    assert (test["voters_other_towns"], test["voters_unplaced"]) == (1, 2)
     unplaced = pd.read_csv(out / "voters-unplaced.csv", dtype=str)
     assert unplaced[["SBOEID", "reason"]].values.tolist() == [
-        ["NY000000000000000003", "not_in_town"]
+        ["NY000000000000000002", "town_differs"],
+        ["NY000000000000000003", "not_in_town"],
     ]
     sigs = pd.read_csv(out / "signatures.csv", dtype=str).fillna("")
     res = sigs.loc[sigs["page"] == "2"]
-    assert res["status"].tolist() == ["counted", "outside_territory", "needs_review"]
-    assert "town that is not one of the petition's" in res["note"].iloc[1]
+    assert res["status"].tolist() == [
+        "counted",
+        "needs_review",
+        "needs_review",
+        "outside_territory",
+    ]
+    assert "but the residence is on a roll of the petition" in res["note"].iloc[1]
+    assert "town that is not one of the petition's" in res["note"].iloc[3]
+    # a town of the petition spelled otherwise in the voter file would lose its
+    # voters this way: the TOWNCITY values of those on the rolls are named
+    told = [w for w in summary["warnings"] if "towns not of the petition" in w]
+    assert len(told) == 1 and told[0].startswith("1 voter(s) whose residence address")
+    assert "(TOWNCITY: GHENT (1))" in told[0]
 
 
 def test_a_resident_line_of_another_town_of_the_petition_is_reviewed(tmp_path: Path) -> None:

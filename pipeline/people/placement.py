@@ -49,6 +49,7 @@ __all__ = [
     "REASON_NO_MATCH",
     "REASON_NO_POLYGON",
     "REASON_OTHER_TOWN",
+    "REASON_TOWN_DIFFERS",
     "SitusIndex",
     "hold_to_towns",
     "normalize_addresses",
@@ -66,7 +67,7 @@ PLACEMENT_COLUMNS: tuple[str, ...] = (
     "fraction",  # float64: the parcel's fraction_in_territory; 0.0 when absent, NaN if unplaced
     "inside",  # bool: placed and fraction >= threshold
     "reason",  # "" when placed, else no_address | no_number | no_match | ambiguous | no_polygon
-    # | other_town | not_in_town (hold_to_towns)
+    # | other_town | not_in_town | town_differs (hold_to_towns)
     "candidates",  # int64: parcels whose situs equals the address
     "address_norm",  # the normalised address that was matched
 )
@@ -80,6 +81,9 @@ REASON_NO_POLYGON = "no_polygon"
 REASON_OTHER_TOWN = "other_town"
 #: The address names a parcel only in a town other than the person's (:func:`hold_to_towns`).
 REASON_NOT_IN_TOWN = "not_in_town"
+#: The person's town of record is not of the petition, but the address is on a roll
+#: of the petition (:func:`hold_to_towns`): the two disagree, listed for review.
+REASON_TOWN_DIFFERS = "town_differs"
 
 
 def hold_to_towns(
@@ -107,11 +111,13 @@ def hold_to_towns(
     Returns
     -------
     pandas.DataFrame
-        ``placement`` where a person of another town is not placed (reason
-        ``"other_town"``: they do not live in the territory, whatever the
-        address) and a person placed on a parcel of a town of the petition
-        other than theirs is unplaced (reason ``"not_in_town"``: listed for
-        review, not guessed; rules § 3). A parcel of unknown town holds anyone.
+        ``placement`` where a person of another town is not placed: reason
+        ``"other_town"`` when the address is on no roll of the petition either
+        (both say they live elsewhere), ``"town_differs"`` when it is (the
+        two disagree: listed for review, not guessed; rules § 3). A person
+        placed on a parcel of a town of the petition other than theirs is
+        unplaced (reason ``"not_in_town"``, listed for review). A parcel of
+        unknown town holds anyone.
     """
     out_town = elsewhere.reindex(placement.index).fillna(False).astype(bool).to_numpy()
     town = towns.reindex(placement.index).fillna("").astype(str)
@@ -120,8 +126,10 @@ def hold_to_towns(
     wrong = placed & (town != "").to_numpy() & (on != "").to_numpy() & (on != town).to_numpy()
     if not (out_town.any() or wrong.any()):
         return placement
+    on_roll = placement["candidates"].astype("int64").to_numpy() > 0
     out = _unplaced(placement, wrong & ~out_town, REASON_NOT_IN_TOWN)
-    return _unplaced(out, out_town, REASON_OTHER_TOWN)
+    out = _unplaced(out, out_town & on_roll, REASON_TOWN_DIFFERS)
+    return _unplaced(out, out_town & ~on_roll, REASON_OTHER_TOWN)
 
 
 def _unplaced(placement: pd.DataFrame, mask: npt.NDArray[np.bool_], reason: str) -> pd.DataFrame:

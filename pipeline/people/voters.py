@@ -56,7 +56,12 @@ from pipeline.people.names import (
     reorder_comma,
     split_name_suffix,
 )
-from pipeline.people.placement import REASON_OTHER_TOWN, normalize_addresses, town_codes
+from pipeline.people.placement import (
+    REASON_OTHER_TOWN,
+    REASON_TOWN_DIFFERS,
+    normalize_addresses,
+    town_codes,
+)
 from pipeline.tools.numbers import percent_text
 
 __all__ = [
@@ -770,9 +775,11 @@ def _examine_lines(
     v_placed.loc[rows.index] = placed_of.loc[rows.to_numpy()].to_numpy()
     v_inside.loc[rows.index] = inside_of.loc[rows.to_numpy()].to_numpy()
     # the board records the voter in a town not of the petition: not a resident
-    other_of = placement["reason"].reindex(voters.index).astype("str") == REASON_OTHER_TOWN
+    reason_of = placement["reason"].reindex(voters.index).astype("str")
     v_other = pd.Series(False, index=res.index)
-    v_other.loc[rows.index] = other_of.loc[rows.to_numpy()].to_numpy()
+    v_other.loc[rows.index] = (reason_of.loc[rows.to_numpy()] == REASON_OTHER_TOWN).to_numpy()
+    v_differs = pd.Series(False, index=res.index)
+    v_differs.loc[rows.index] = (reason_of.loc[rows.to_numpy()] == REASON_TOWN_DIFFERS).to_numpy()
     sboeid = pd.Series("", index=res.index, dtype=str)
     sboeid.loc[rows.index] = _col(voters, "SBOEID").loc[rows.to_numpy()].to_numpy()
 
@@ -810,6 +817,11 @@ def _examine_lines(
     note = note.where(
         ~(v_other & (status_s == "outside_territory")),
         "the voter file records the voter in a town that is not one of the petition's (TOWNCITY)",
+    )
+    note = note.where(
+        ~(v_differs & (status_s == "needs_review")),
+        "the voter file records the voter in a town that is not one of the petition's "
+        "(TOWNCITY), but the residence is on a roll of the petition: review",
     )
     note = note.where(~(defect & ~missing), late)
     note = note.where(~missing, "line without " + np.where(name_raw == "", "a name", "an address"))
