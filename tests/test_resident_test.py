@@ -588,3 +588,24 @@ def test_a_suffix_written_into_the_surname_is_a_suffix() -> None:
     assert lines["status"].tolist() == ["needs_review"]
     _, lines, _ = run(sigs([(1, 1, "George Miller Jr.", "12 Oak St")]), v, pages("residents"))
     assert lines["matched_to"].tolist() == ["V1"]
+
+
+def test_an_accept_of_mrs_john_smith_as_his_wife_applies() -> None:
+    # "Mrs. John Smith" accepted as MARY SMITH (NY2), a voter of that surname:
+    # by the old custom the line is the wife's; the decision applies, 1 of 2
+    from pipeline.people.voters import resident_decisions_not_applied
+
+    v = pd.DataFrame(
+        [
+            voter("NY1", "John", "Smith", "12", "OAK ST"),
+            voter("NY2", "Mary", "Smith", "12", "OAK ST"),
+        ]
+    )
+    dec = pd.DataFrame(
+        {"page": [1], "line": [1], "decision": ["accept"], "SBOEID": ["NY2"], "note": [""]}
+    )
+    s = sigs([(1, 1, "Mrs. John Smith", "12 Oak St")])
+    summary, lines, _ = run(s, v, pages("residents"), decisions=dec)
+    assert lines["matched_to"].tolist() == ["NY2"]
+    assert summary["percent"] == 50.0
+    assert resident_decisions_not_applied(dec, s, pages("residents"), v) == []

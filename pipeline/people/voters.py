@@ -55,6 +55,7 @@ from pipeline.people.names import (
     person_name_parts,
     reorder_comma,
     split_name_suffix,
+    spouse_style_title,
 )
 from pipeline.people.placement import (
     REASON_OTHER_TOWN,
@@ -590,6 +591,8 @@ def _decision_unfit(name: str, voters: pd.DataFrame, row: Any, sboeid: str) -> s
     first, middle, last = part("FIRSTNAME"), part("MIDDLENAME"), part("LASTNAME")
     if names_resemble(tokens, suffix, first, middle, last, v_suffix):
         return ""
+    if spouse_style_title(name) and tokens and tokens[-1] == "".join(last.split()):
+        return ""  # "Mrs. John Smith" accepted as the wife, a voter of that surname
     who = " ".join(p for p in (first, middle, last, v_suffix) if p)
     return (
         f"match decision not applied: it accepts SBOEID {sboeid} ({who}), whose name is "
