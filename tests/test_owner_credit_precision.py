@@ -393,3 +393,13 @@ def test_a_line_for_two_owners_is_reviewed() -> None:
     m = _match([rec], [{"name": "John and Mary Smith", "address": "12 Oak St"}])
     assert m["status"].tolist() == ["needs_review"]
     assert m["owner_keys"].tolist() == [()]
+
+
+def test_a_middle_initial_written_into_the_first_name_field_is_the_initial() -> None:
+    # the roll writes first name "JOHN A", middle initial blank: he is JOHN A
+    # SMITH, so "John Allen Smith" (initial A) is credited, "John B. Smith" is not
+    rec = person("104401|1", "John A", "", "Smith", "12 Oak St", "12 Oak St")
+    m = _match([rec], [{"name": "John Allen Smith", "address": "12 Oak St"}])
+    assert m["owner_keys"].tolist() == [(("104401|1", 0),)]
+    m = _match([rec], [{"name": "John B. Smith", "address": "12 Oak St"}])
+    assert m["owner_keys"].tolist() == [()]

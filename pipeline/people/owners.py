@@ -838,6 +838,15 @@ def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
     long = pd.concat(pieces, ignore_index=True)
     for col in ("first", "middle", "last", "suffix"):
         long[col] = _text_distinct(long[col])
+    # "JOHN A" in the first-name field with the middle-initial field blank:
+    # the letter is his middle initial, as "John A. Smith" writes it
+    trailing = long["first"].str.extract(r"^([^\s&]{2,})\s+([A-Za-z])\.?$")
+    lone = trailing[0].notna().to_numpy(dtype=bool) & (long["middle"].str.strip() == "").to_numpy(
+        dtype=bool
+    )
+    if lone.any():
+        long.loc[lone, "first"] = trailing.loc[lone, 0].astype("str").to_numpy()
+        long.loc[lone, "middle"] = trailing.loc[lone, 1].astype("str").to_numpy()
     # "JONES ETAL" in a name field: the marker is no part of the name
     etal = np.zeros(len(long), dtype=bool)
     for col in ("last", "suffix"):
