@@ -400,6 +400,7 @@ def test_designees_of_one_name_in_two_homes_are_two_persons() -> None:
     part, defs = designees_check(listed, place)
     assert (part["count"], part["residing_in_territory"]) == (4, 3)
     assert part["listed_twice"] == []
+    assert codes(defs) == ["designees_invalid"]
     assert part["problems"] == ["4 designees (no more than three allowed)"]
 
 
