@@ -818,9 +818,9 @@ class Scenario:
         designees, ddef = designees_check(prep.designee_rows, relocate(des, inside_fraction, th))
 
         positive = rec[fraction > 0]
-        in_swis = pd.Series(
-            np.asarray(b.swis_ids, dtype=object)[np.unique(b.swis[positive])], dtype="str"
-        )
+        # one row per roll record in the territory, as assess passes them (the
+        # existing-village check counts the records)
+        in_swis = pd.Series(np.asarray(b.swis_ids, dtype=object)[b.swis[positive]], dtype="str")
         return finish_summary(
             prep,
             self.territory,

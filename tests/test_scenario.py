@@ -427,3 +427,19 @@ def test_unplaced_inhabitants_with_enough_placed_are_no_deficiency_here_either(
     assert summary == sc._assessment().summary
     edited = sc.cut_polygon(shapely.box(-1e7, -1e7, 1e7, 1e7).difference(sc.territory.buffer(1)))
     assert edited.results() == edited._assessment().summary
+
+
+def test_an_edit_reaching_a_village_counts_its_records_as_the_run_does(sample: Scenario) -> None:
+    # two roll records of the village (SWIS 104401) added to the territory: the
+    # existing-village deficiency counts records, "2 roll record(s)", in the
+    # scenario's summary as in evaluate's (the scenario had counted codes: 1)
+    fr = sample.fractions["fraction_in_territory"]
+    village = [k for k in fr.index if str(k).startswith("104401") and fr[k] == 0.0][:2]
+    assert len(village) == 2
+    sc = sample.add_parcels(village)
+    got = [d for d in sc.results()["deficiencies"] if d["code"] == "includes_existing_village"]
+    want = [
+        d for d in sc.evaluate().summary["deficiencies"] if d["code"] == "includes_existing_village"
+    ]
+    assert got == want and len(got) == 1
+    assert "roll record(s) with village SWIS code(s) 104401" in got[0]["message"]
