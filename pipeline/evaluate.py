@@ -724,7 +724,8 @@ def part_areas(
         }
     warnings.append(
         "no town polygons: town parts come from each parcel's roll municipality_code and "
-        "their areas are approximate (share of parcel area inside the territory)"
+        "their areas are approximate (each parcel's area times its fraction in the "
+        "territory, the assessor's override where there is one)"
     )
     schedule = geometric_rows()
     geo = schedule.loc[schedule["fraction_source"].isin(["geometry", "sliver", "override"])]
