@@ -193,10 +193,20 @@ def run_batch(
             try:
                 summary = scenario.with_boundary(territory, name=name).results()
             except InputError as exc:
-                if where is None or not (
-                    exc.file == TERRITORY_LABEL or is_town_boundary_label(exc.file)
-                ):
+                if where is None:
                     raise
+                if not (exc.file == TERRITORY_LABEL or is_town_boundary_label(exc.file)):
+                    # an input the alternative reaches (a parcel of a town not
+                    # listed, a rate): named where it is, and which alternative
+                    # reached it
+                    at = f"{file.name}, feature {feature}" if feature is not None else file.name
+                    raise InputError(
+                        exc.file,
+                        f"{exc.problem} (reached by alternative {name!r}, {at})",
+                        row=exc.row,
+                        feature=exc.feature,
+                        column=exc.column,
+                    ) from None
                 # a problem of this territory (or of how it meets the town
                 # polygons): name the alternatives file and feature
                 about = "" if exc.file == TERRITORY_LABEL else f" ({exc.file})"

@@ -224,6 +224,16 @@ def test_an_alternative_into_a_town_without_a_table_is_bad_input(petition, tmp_p
     grown = base.add_polygon(_b(0, -600, 500, 0))
     with pytest.raises(InputError, match="town 105000 has no \\[\\[towns\\]\\] table"):
         grown.results()
+    # in a batch: named where it is (the parcel layer's feature), and which
+    # alternative reached it
+    layer = tmp_path / "alts.geojson"
+    gpd.GeoDataFrame(
+        {"name": ["same", "grown"]}, geometry=[base.territory, grown.territory], crs=CRS
+    ).to_file(layer, driver="GeoJSON")
+    with pytest.raises(InputError) as exc:
+        run_batch([config], alternatives=layer)
+    assert Path(str(exc.value.file)).name == "parcels.gpkg" and exc.value.feature == 5
+    assert exc.value.problem.endswith("(reached by alternative 'grown', alts.geojson, feature 2)")
 
 
 def test_an_alternative_outside_the_town_polygons_is_named_by_its_feature(
