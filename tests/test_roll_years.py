@@ -430,7 +430,9 @@ def test_a_file_named_for_one_year_holding_another_is_bad_input(
 
     Filed 2023-06-01 the 2022 roll is wanted; using the file's 2021 values at
     the 2021 rate (the warning path of a single stale file) would certify a
-    roll nobody offered. Exit 2, naming the file, its first row and the years.
+    roll nobody offered. Exit 2, naming the file and the years. The same when
+    the file is not the one chosen (roll-2023.csv holding 2022 records too):
+    one file, one year.
     """
     import shutil
 
@@ -439,10 +441,18 @@ def test_a_file_named_for_one_year_holding_another_is_bad_input(
     root = tmp_path / "p"
     shutil.copytree(two_years.parent, root)
     stale = root / "rolls-a" / "roll-2022.csv"
-    stale.write_text(stale.read_text().replace("\n2022,", "\n2021,"))
+    good = stale.read_text()
+    stale.write_text(good.replace("\n2022,", "\n2021,"))
     with pytest.raises(InputError) as err:
         load_inputs(load_config(root / two_years.name))
-    text = str(err.value)
-    assert text.startswith(f"{stale}, row 1, column 'roll_year'")
-    assert "offered as the 2022 roll of town 104400 (towns.104400.roll, by its name)" in text
-    assert "records are of roll year 2021" in text
+    assert str(err.value) == (
+        f"{stale}, column 'roll_year': the file is named for roll year 2022 but its records "
+        "are of roll year(s) 2021: rename it, or correct its roll_year column (one file, one year)"
+    )
+    stale.write_text(good)
+    later = root / "rolls-a" / "roll-2023.csv"
+    later.write_text(later.read_text() + "".join(good.splitlines(keepends=True)[1:]))
+    with pytest.raises(InputError) as err:
+        load_inputs(load_config(root / two_years.name))
+    assert str(err.value).startswith(f"{later}, column 'roll_year': the file is named for roll ")
+    assert "year 2023 but also holds records of roll year(s) 2022" in str(err.value)

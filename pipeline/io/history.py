@@ -234,6 +234,37 @@ def _years_in_file(path: Path) -> set[int]:
     return {int(v) for v in values.unique() if int(v) != 0}
 
 
+def roll_file_years(path: Path) -> set[int]:
+    """The roll years a roll file offers: the year of its name, else its ``roll_year`` column.
+
+    Raises
+    ------
+    InputError
+        A file named for one year (``roll-2023.csv``) whose ``roll_year``
+        column holds another year: which roll it is cannot be told (used or
+        not, it would offer one year's roll under another's name).
+    """
+    named = _year_of_name(path)
+    inside = _years_in_file(path)
+    if named is None:
+        return inside
+    others = sorted(inside - {named})
+    if others:
+        held = ", ".join(str(y) for y in others)
+        what = (
+            f"also holds records of roll year(s) {held}"
+            if named in inside
+            else f"its records are of roll year(s) {held}"
+        )
+        raise InputError(
+            path,
+            f"the file is named for roll year {named} but {what}: rename it, or correct its "
+            "roll_year column (one file, one year)",
+            column="roll_year",
+        )
+    return {named}
+
+
 def roll_years(folder: str | Path) -> dict[int, list[Path]]:
     """The rolls of a roll folder by year.
 
@@ -265,8 +296,7 @@ def roll_years(folder: str | Path) -> dict[int, list[Path]]:
         raise InputError(root, "the roll folder holds no roll file (.csv or .json)")
     out: dict[int, list[Path]] = {}
     for f in files:
-        year = _year_of_name(f)
-        years = {year} if year is not None else _years_in_file(f)
+        years = roll_file_years(f)
         if not years:
             raise InputError(
                 f,

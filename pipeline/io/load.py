@@ -57,7 +57,7 @@ from pipeline.io import (
 )
 from pipeline.io._tables import check_signatures_against_pages
 from pipeline.io._vector import layer_crs
-from pipeline.io.history import _year_of_name, _years_in_file, roll_years
+from pipeline.io.history import roll_file_years, roll_years
 from pipeline.law.regimes import regime_for, regime_notes
 from pipeline.model import Designee, PetitionInputs, Town
 from pipeline.valuation import roll_year_for, select_rate
@@ -265,8 +265,7 @@ def roll_candidates(config: PetitionConfig, index: int) -> dict[int, tuple[Path,
     if isinstance(town.roll, tuple):
         out: dict[int, tuple[Path, ...]] = {}
         for i, f in enumerate(town.roll):
-            named = _year_of_name(f)
-            years = {named} if named is not None else _years_in_file(f)
+            years = roll_file_years(f)
             if not years:
                 raise InputError(
                     f,
