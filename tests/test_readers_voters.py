@@ -142,6 +142,12 @@ def test_missing_and_empty(tmp_path: Path) -> None:
     (tmp_path / "e.txt").write_text("")
     with pytest.raises(InputError, match="empty"):
         read_voters(tmp_path / "e.txt")
+    # a header alone, or a row of empty fields: no voter (not a 0 % resident test)
+    (tmp_path / "h.csv").write_text("LASTNAME,FIRSTNAME,SBOEID,STATUS\n")
+    (tmp_path / "b.txt").write_text(",".join(['""'] * 47) + "\n")
+    for name in ("h.csv", "b.txt"):
+        with pytest.raises(InputError, match="the voter file holds no voter"):
+            read_voters(tmp_path / name)
 
 
 def test_header_missing_required(tmp_path: Path) -> None:

@@ -68,9 +68,9 @@ def read_voters(path: str | Path) -> pd.DataFrame:
     Raises
     ------
     InputError
-        Missing or empty file, a row with another number of fields (row and
-        count named), a header missing a required field, a missing or repeated
-        ``SBOEID``.
+        Missing or empty file, a file with no voter (a header alone), a row
+        with another number of fields (row and count named), a header missing
+        a required field, a missing or repeated ``SBOEID``.
 
     Notes
     -----
@@ -107,6 +107,9 @@ def read_voters(path: str | Path) -> pd.DataFrame:
         for col in _OPTIONAL:
             if col not in raw.columns:
                 raw[col] = ""
+    if not len(raw):
+        # a header alone, or rows of empty fields: no voter to place or match
+        raise InputError(path, "the voter file holds no voter")
     out = pd.DataFrame({c: raw[c].astype("str").str.strip() for c in _KEEP}, index=raw.index)
     out[SOURCE_ROW] = raw[SOURCE_ROW].astype("int64")
     sboeid = out["SBOEID"]
