@@ -367,6 +367,12 @@ def test_decisions_reapplied_and_stale_reported() -> None:
     msgs = stale_decisions(dec, sig, pages, ROLL, None)
     assert len(msgs) == 2
     assert "104489:99 is not on the roll" in msgs[0] and "no such signature line" in msgs[1]
+    # a reject naming a parcel not on the roll rejects nothing: told, not dropped
+    typo = dec.iloc[[0]].assign(decision="reject", parcel_key="104489|98", print_key_code="98")
+    assert stale_decisions(typo, sig, pages, ROLL, None) == [
+        "match decision for page 1 line 1: reject of parcel 104489:98, which is not on the roll: "
+        "it rejects no candidate (to reject the line, name no parcel)"
+    ]
 
 
 def test_review_queue_lists_candidates_with_evidence() -> None:

@@ -145,7 +145,9 @@ def stale_decisions(
         One message per stale decision: a line not in the signatures; an
         unknown decision; an accept on an owner page without a parcel or with a
         parcel not on the roll; an accept on a resident page without an SBOEID
-        or with one not in the voter file. Such decisions are not applied.
+        or with one not in the voter file; a reject naming a parcel not on the
+        roll or an SBOEID not in the voter file (it rejects no candidate).
+        Such decisions are not applied.
     """
     if decisions is None or not len(decisions):
         return []
@@ -179,7 +181,19 @@ def stale_decisions(
         if kind not in ("accept", "reject"):
             out.append(f"{where}: decision {kind!r} is neither accept nor reject")
             continue
-        if kind != "accept":
+        if kind == "reject":
+            # a reject naming a candidate rejects that one only: one that is not
+            # there rejects nothing, and the line keeps its match
+            if basis_of.get(int(p)) == "owners" and key and key not in parcels:
+                out.append(
+                    f"{where}: reject of parcel {sw}:{pk}, which is not on the roll: it rejects "
+                    "no candidate (to reject the line, name no parcel)"
+                )
+            elif basis_of.get(int(p)) == "residents" and sid and sid not in sboe:
+                out.append(
+                    f"{where}: reject of SBOEID {sid}, which is not in the voter file: it "
+                    "rejects no candidate (to reject the line, name no voter)"
+                )
             continue
         if basis_of.get(int(p)) == "owners":
             if not key:
