@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -84,13 +85,15 @@ class TownSection(_Section):
     #: Added by this project: the county (for the jurat of the certification).
     county: str | None = None
     #: Added: month and day the town's final roll is completed (default 1 July).
-    roll_completion: str = Field(default="07-01", pattern=r"^\d{2}-\d{2}$")
+    roll_completion: str = "07-01"
     #: Added: force the roll year instead of deriving it from ``filed_on``.
     roll_year: int | None = Field(default=None, ge=1800, le=2200, strict=True)
 
     @field_validator("roll_completion")
     @classmethod
     def _month_day(cls, v: str) -> str:
+        if not re.fullmatch(r"\d{2}-\d{2}", v):
+            raise ValueError(f'{v!r} is not a month and day (MM-DD, e.g. "07-01")')
         month, day = (int(x) for x in v.split("-"))
         try:
             dt.date(2000, month, day)  # a leap year: 02-29 is a day
@@ -304,6 +307,19 @@ def _suggest(word: str, choices: list[str]) -> str:
     return f"; did you mean '{near[0]}'?" if near else f"; valid keys: {', '.join(sorted(choices))}"
 
 
+def _key_part(raw: dict[str, Any], before: list[Any], part: Any) -> str:
+    """One part of a config key for a message: ``.name``, ``.<town SWIS>`` or ``[i]``."""
+    if not isinstance(part, int):
+        return f".{part}"
+    if before == ["towns"]:
+        towns = raw.get("towns")
+        if isinstance(towns, list) and part < len(towns) and isinstance(towns[part], dict):
+            swis = towns[part].get("swis")
+            if isinstance(swis, str) and re.fullmatch(r"\d{6}", swis.strip()):
+                return f".{swis.strip()}"
+    return f"[{part}]"
+
+
 def _check_unknown_keys(raw: Mapping[str, Any], file: Path) -> None:
     top = [k for k in PetitionConfig.model_fields if k != "source"]
     for key, value in raw.items():
@@ -373,8 +389,11 @@ def load_config(path: str | Path) -> PetitionConfig:
         config = PetitionConfig.model_validate({**raw, "source": file.resolve()})
     except ValidationError as exc:
         err = exc.errors()[0]
-        # pydantic's own names of a union's branches ("lax-or-strict[...]") are no key
-        loc = ".".join(str(p) for p in err["loc"] if "[" not in str(p))
+        # pydantic's own names of a union's branches ("lax-or-strict[...]") are no
+        # key; a town is named by its SWIS, as elsewhere (towns.104400.roll[1]),
+        # another list's item by its position (designees[0].name)
+        parts = [p for p in err["loc"] if "[" not in str(p)]
+        loc = "".join(_key_part(raw, parts[:i], p) for i, p in enumerate(parts)).lstrip(".")
         raise InputError(file, err["msg"].removeprefix("Value error, "), column=loc) from None
     for key, p in config.input_files().items():
         if not p.exists():

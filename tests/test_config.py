@@ -97,7 +97,7 @@ def test_wrong_type_names_the_key(tmp_path: Path) -> None:
 def test_bad_basis_and_bad_swis(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"petition\.bases"):
         load_config(_write(tmp_path, MINIMAL.replace('["owners"]', '["landlords"]')))
-    with pytest.raises(InputError, match=r"towns\.0\.swis"):
+    with pytest.raises(InputError, match=r"towns\[0\]\.swis"):
         load_config(_write(tmp_path, MINIMAL.replace('"104400"', '"1044"')))
 
 
@@ -206,13 +206,14 @@ def test_a_config_saved_with_a_bom_is_read(tmp_path: Path) -> None:
     ("line", "column", "words"),
     [
         # a TOML boolean is not a rate (it would read as 1 %)
-        ("equalization_rate = true", "towns.0.equalization_rate", "valid number"),
-        ("equalization_rate = inf", "towns.0.equalization_rate", "finite"),
-        ("equalization_rate = 1e20", "towns.0.equalization_rate", "1000"),
-        ('roll_completion = "13-45"', "towns.0.roll_completion", "not a month and day"),
-        ('roll_completion = "02-30"', "towns.0.roll_completion", "not a month and day"),
-        ("roll = 3", "towns.0.roll", "path"),
-        ("roll_year = -5", "towns.0.roll_year", "1800"),
+        ("equalization_rate = true", "towns.104400.equalization_rate", "valid number"),
+        ("equalization_rate = inf", "towns.104400.equalization_rate", "finite"),
+        ("equalization_rate = 1e20", "towns.104400.equalization_rate", "1000"),
+        ('roll_completion = "13-45"', "towns.104400.roll_completion", "not a month and day"),
+        ('roll_completion = "02-30"', "towns.104400.roll_completion", "not a month and day"),
+        ('roll_completion = "7-1"', "towns.104400.roll_completion", "not a month and day"),
+        ("roll = 3", "towns.104400.roll", "path"),
+        ("roll_year = -5", "towns.104400.roll_year", "1800"),
     ],
 )
 def test_bad_town_values_are_refused(tmp_path: Path, line: str, column: str, words: str) -> None:
@@ -221,7 +222,8 @@ def test_bad_town_values_are_refused(tmp_path: Path, line: str, column: str, wor
         text = text.replace('roll = "roll.csv"\n', "")
     with pytest.raises(InputError) as err:
         load_config(_write(tmp_path, text))
-    # the key as written in the config, never pydantic's names of its own checks
+    # the key as written in the config (a town by its SWIS), never pydantic's
+    # names of its own checks
     assert err.value.column == column
     assert words in err.value.problem
 
