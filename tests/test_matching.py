@@ -365,8 +365,10 @@ def test_decisions_reapplied_and_stale_reported() -> None:
     sig = pd.DataFrame({"page": [1, 1], "line": [1, 2]})
     pages = pd.DataFrame({"page": [1], "basis": ["owners"]})
     msgs = stale_decisions(dec, sig, pages, ROLL, None)
-    assert len(msgs) == 2
-    assert "104489:99 is not on the roll" in msgs[0] and "no such signature line" in msgs[1]
+    assert len(msgs) == 3
+    # line 2 is both rejected (as a whole) and accepted (for a parcel not on the roll)
+    assert msgs[0].startswith("match decision for page 1 line 2: both accepted and rejected")
+    assert "104489:99 is not on the roll" in msgs[1] and "no such signature line" in msgs[2]
     # a reject naming a parcel not on the roll rejects nothing: told, not dropped
     typo = dec.iloc[[0]].assign(decision="reject", parcel_key="104489|98", print_key_code="98")
     assert stale_decisions(typo, sig, pages, ROLL, None) == [

@@ -162,6 +162,26 @@ def stale_decisions(
     parcels = set(_text(roll, PARCEL_KEY))
     sboe = set(_text(voters, "SBOEID")) if voters is not None else set()
     out: list[str] = []
+    # a line both accepted and rejected (naming no candidate): the reject wins
+    kinds: dict[tuple[int, int], set[str]] = {}
+    for p, q, kind, key, sid in zip(
+        decisions["page"].tolist(),
+        decisions["line"].tolist(),
+        (s.strip().lower() for s in _text(decisions, "decision")),
+        _text(decisions, PARCEL_KEY),
+        (s.strip() for s in _text(decisions, "SBOEID")),
+        strict=True,
+    ):
+        if p is None or q is None or (isinstance(p, float) and math.isnan(p)):
+            continue
+        whole = kind == "reject" and not (key or sid)
+        kinds.setdefault((int(p), int(q)), set()).add("whole" if whole else kind)
+    both = sorted(at for at, ks in kinds.items() if {"accept", "whole"} <= ks)
+    out += [
+        f"match decision for page {p} line {q}: both accepted and rejected; the reject "
+        "(of the whole line) wins"
+        for p, q in both
+    ]
     for p, q, kind, key, sw, pk, sid in zip(
         decisions["page"].tolist(),
         decisions["line"].tolist(),
