@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import math
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -75,6 +75,7 @@ from pipeline.people.placement import (
 )
 from pipeline.people.review import review_queue, stale_decisions, value_differences
 from pipeline.people.voters import (
+    VoterTowns,
     match_resident_lines,
     resident_decisions_not_applied,
     resident_test,
@@ -450,10 +451,14 @@ def prepare(
                 inputs,
                 voter_place,
                 inhabitant_place,
-                voter_towns=voter_towns,
-                town_names=town_names,
-                town_addresses=frozenset(
-                    (situs_frame["address_norm"] + "|" + situs_frame["town_swis"]).tolist()
+                towns=None
+                if voter_towns is None
+                else VoterTowns(
+                    names=town_names,
+                    of_voter=voter_towns,
+                    addresses=frozenset(
+                        (situs_frame["address_norm"] + "|" + situs_frame["town_swis"]).tolist()
+                    ),
                 ),
             )
         )
@@ -598,9 +603,7 @@ def _resident_side(
     voter_place: pd.DataFrame | None,
     inhabitant_place: pd.DataFrame | None,
     *,
-    voter_towns: pd.Series | None = None,
-    town_names: Mapping[str, str] | None = None,
-    town_addresses: Collection[str] = (),
+    towns: VoterTowns | None = None,
 ) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
     """The resident lines matched to the voter file, and who each inhabitant is.
 
@@ -615,9 +618,7 @@ def _resident_side(
             pages,
             inputs.voters,
             voter_place,
-            town_names=town_names,
-            voter_towns=voter_towns,
-            town_addresses=town_addresses,
+            towns=towns,
         )
     identities = None
     if inputs.inhabitants is not None and inhabitant_place is not None:

@@ -39,6 +39,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -68,6 +69,7 @@ from pipeline.tools.numbers import percent_text
 __all__ = [
     "LINE_COLUMNS",
     "RESIDENT_MATCH_COLUMNS",
+    "VoterTowns",
     "match_resident_lines",
     "qualified_voters",
     "resident_decisions_not_applied",
@@ -448,15 +450,27 @@ def _resident_page_lines(signatures: pd.DataFrame, pages: pd.DataFrame) -> pd.Da
     return res.sort_values(["page", "line"], kind="stable")
 
 
+@dataclass(frozen=True)
+class VoterTowns:
+    """What tells a resident line's town from its voter's (:func:`match_resident_lines`)."""
+
+    #: The petition's towns, SWIS -> name.
+    names: Mapping[str, str]
+    #: Each voter's town (SWIS, ``""`` when unknown), on the voters' index: the
+    #: board's ``TOWNCITY`` when it names a town of the petition, else the town
+    #: of the roll the voter is placed on.
+    of_voter: pd.Series
+    #: The rolls' situs addresses as ``"address|SWIS"``.
+    addresses: frozenset[str]
+
+
 def match_resident_lines(
     signatures: pd.DataFrame,
     pages: pd.DataFrame,
     voters: pd.DataFrame,
     placement: pd.DataFrame,
     *,
-    town_names: Mapping[str, str] | None = None,
-    voter_towns: pd.Series | None = None,
-    town_addresses: Collection[str] = (),
+    towns: VoterTowns | None = None,
 ) -> pd.DataFrame:
     """Match the resident-page lines to the voter file (the territory-free part).
 
@@ -468,14 +482,12 @@ def match_resident_lines(
         Placement of :func:`voter_addresses` on the voters' index, with or
         without a territory (only its ``address_norm`` column is read, when
         there is one).
-    town_names, voter_towns, town_addresses
-        Optional: the petition's towns (SWIS -> name), each voter's town
-        (SWIS, ``""`` when unknown; on the voters' index) and the situs
-        addresses of the rolls as ``"address|SWIS"``. A line whose town names
-        a town of the petition other than its voter's, where that town's roll
-        has the address written too, goes to review: the house written may be
-        the one of that name in the other town. (Where only the voter's town
-        has the address, the town written is taken for a postal city.)
+    towns
+        Optional :class:`VoterTowns`. A line whose town names a town of the
+        petition other than its voter's, where that town's roll has the
+        address written too, goes to review: the house written may be the one
+        of that name in the other town. (Where only the voter's town has the
+        address, the town written is taken for a postal city.)
 
     Returns
     -------
@@ -488,14 +500,7 @@ def match_resident_lines(
     res = _resident_page_lines(signatures, pages)
     if not len(res):
         return pd.DataFrame({c: pd.Series(dtype=object) for c in RESIDENT_MATCH_COLUMNS})
-    return _match_lines(
-        res,
-        voters,
-        placement,
-        town_names=town_names,
-        voter_towns=voter_towns,
-        town_addresses=town_addresses,
-    )
+    return _match_lines(res, voters, placement, towns=towns)
 
 
 def _match_lines(
@@ -503,9 +508,7 @@ def _match_lines(
     voters: pd.DataFrame,
     placement: pd.DataFrame,
     *,
-    town_names: Mapping[str, str] | None = None,
-    voter_towns: pd.Series | None = None,
-    town_addresses: Collection[str] = (),
+    towns: VoterTowns | None = None,
 ) -> pd.DataFrame:
     """:func:`match_resident_lines` of the resident-page lines ``res``."""
     name_raw = _col(res, "name")
@@ -520,7 +523,8 @@ def _match_lines(
         name_raw, address_norm, voters, voter_addr
     )
     _units_decide(addr_raw, voters, voter_row, note, ambiguous, candidates)
-    if town_names and voter_towns is not None and "town" in res.columns:
+    if towns is not None and towns.names and "town" in res.columns:
+        town_names, voter_towns, town_addresses = towns.names, towns.of_voter, towns.addresses
         # "1 Elm St, Brinton" is not the voter of Harlow's 1 Elm St without a look
         written = _col(res, "town")
         line_town = town_codes(written, town_names)
