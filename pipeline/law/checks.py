@@ -326,6 +326,47 @@ def _person_key(name: str, *, middle: bool = True) -> str:
     return " ".join(tokens) + "|" + suffix
 
 
+def _middle_keys(home: pd.DataFrame, keys: list[str]) -> pd.Series:
+    """Which person of one name in one home each entry is, by its middle name ``m``.
+
+    Within a group of ``keys`` (name without its middle, home, unit): middle
+    names written in full are one person when alike (ANN and ANNE, or a
+    nickname), else two (ALLEN, ALBERT); an initial is the person whose full
+    middle name it begins (the first, if several), else a person of its own;
+    an entry without a middle name is the group's first person. A group of one
+    entry keeps its own middle name.
+    """
+    from rapidfuzz.distance import JaroWinkler
+
+    from pipeline.people.names import nickname_equivalent
+
+    out = home["m"].astype(str).tolist()
+    several = home.duplicated(keys, keep=False).to_numpy(dtype=bool)
+    groups = home.loc[several].groupby(keys, sort=False).indices if several.any() else {}
+    rows = np.flatnonzero(several)
+
+    def alike(a: str, b: str) -> bool:
+        return a == b or nickname_equivalent(a, b) or JaroWinkler.similarity(a, b) >= 0.9
+
+    for positions in groups.values():
+        at = rows[positions]
+        mids = [out[i] for i in at]
+        fulls: list[str] = []  # one written form per person
+        for m in sorted({m for m in mids if len(m) > 1}):
+            if not any(alike(m, f) for f in fulls):
+                fulls.append(m)
+
+        def person(m: str, fulls: list[str] = fulls) -> str:
+            if len(m) > 1:
+                return next(f for f in fulls if alike(m, f))
+            return next((f for f in fulls if f[0] == m), m)
+
+        named = sorted({person(m) for m in mids if m})
+        for i, m in zip(at, mids, strict=True):
+            out[i] = person(m) if m else (named[0] if named else "")
+    return pd.Series(out, index=home.index, dtype=str)
+
+
 def _middle_word(name: str) -> str:
     """A written name's (first) middle name or initial (``""`` without one)."""
     tokens, _ = person_name_parts(name)
@@ -390,24 +431,11 @@ def inhabitant_identities(inhabitants: pd.DataFrame, placement: pd.DataFrame) ->
     where = parcel.where(placed, addr_norm + "|" + town)
     unit = _text(inhabitants["address"]).map(address_unit).astype(str)
     # middle names tell apart two people of one name in one home (MARY A and
-    # MARY B SMITH; JOHN ALLEN and JOHN ALBERT SMITH); where the home's entries
-    # of the name have one initial or none and one middle name in full or none,
-    # "Mary Smith", "Mary B. Smith" and "Mary Beth Smith" are one person
-    home = pd.DataFrame(
-        {
-            "n": base,
-            "w": where,
-            "u": unit,
-            "i": middle.str[:1],
-            "f": middle.where(middle.str.len() > 1, ""),
-        }
-    )
-    keys = ["n", "w", "u"]
-    initials = home.loc[home["i"] != ""].groupby(keys)["i"].nunique()
-    fulls = home.loc[home["f"] != ""].groupby(keys)["f"].nunique()
-    apart = initials.index[initials > 1].union(fulls.index[fulls > 1])
-    split = pd.MultiIndex.from_frame(home[keys]).isin(apart)
-    person = base.where(~split, base + "|" + middle)
+    # MARY B SMITH; JOHN ALLEN and JOHN ALBERT SMITH); an initial is the one
+    # full middle name it begins, and a name written without a middle name is
+    # one of the others: the count leans low (_middle_keys)
+    home = pd.DataFrame({"n": base, "w": where, "u": unit, "m": middle})
+    person = base + "|" + _middle_keys(home, ["n", "w", "u"])
     dup = ~no_name & pd.DataFrame({"n": person, "w": where, "u": unit}).duplicated(keep="first")
     status = np.select([no_name, dup, ~placed], ["no_name", "duplicate", "unplaced"], default="")
     return pd.DataFrame(
