@@ -194,7 +194,16 @@ def run_batch(
                 summary = scenario.with_boundary(territory, name=name).results()
             except InputError as exc:
                 if where is None:
-                    raise
+                    if len(loaded) < 2:
+                        raise
+                    # several configs: which one met the problem
+                    raise InputError(
+                        exc.file,
+                        f"{exc.problem} (reached by config {source.name})",
+                        row=exc.row,
+                        feature=exc.feature,
+                        column=exc.column,
+                    ) from None
                 if not (exc.file == TERRITORY_LABEL or is_town_boundary_label(exc.file)):
                     # an input the alternative reaches (a parcel of a town not
                     # listed, a rate): named where it is, and which alternative

@@ -95,6 +95,28 @@ def test_alternatives_folder_equals_separate_runs(petition) -> None:
     )
 
 
+def test_an_input_error_met_by_one_of_several_configs_names_it(petition, tmp_path: Path) -> None:
+    # the second config's territory reaches a parcel of a town with no [[towns]]
+    # table: the error names the parcel layer's feature and the config
+    root = tmp_path / "p"
+    config = make_petition(root)
+    layer = gpd.read_file(root / "parcels.gpkg")
+    extra = gpd.GeoDataFrame(
+        {"SWIS": ["105089"], "PRINT_KEY": ["5.-5-5"]}, geometry=[_b(0, -600, 500, -100)], crs=CRS
+    )
+    pd.concat([layer, extra], ignore_index=True).to_file(root / "parcels.gpkg", driver="GPKG")
+    grown = root / "grown.geojson"
+    territory = gpd.read_file(root / "territory.geojson").geometry.iloc[0]
+    gpd.GeoDataFrame(geometry=[territory.union(_b(0, -600, 500, 0))], crs=CRS).to_file(
+        grown, driver="GeoJSON"
+    )
+    other = root / "petition-grown.toml"
+    other.write_text(config.read_text().replace('"territory.geojson"', '"grown.geojson"'))
+    with pytest.raises(InputError) as exc:
+        run_batch([config, other])
+    assert exc.value.problem.endswith("(reached by config petition-grown.toml)")
+
+
 def test_many_configs_share_one_load(petition) -> None:
     cfgs = petition["configs"]
     result = run_batch([cfgs["east"], cfgs["west"]])

@@ -502,6 +502,7 @@ def test_a_roll_older_than_the_last_completed_is_equalized_with_its_own_years_ra
     assert parts["104600"]["equalization_rate"] == 50.0
     assert parts["104600"]["total_full"] == 40_000.0
     assert any("roll-b.csv" in w and "is of 2022" in w for w in summary["warnings"])
+    assert not any("the file is named for" in w for w in summary["warnings"])
     # the owner test stands on rolls the law does not name (§ 2-202.1.a(2)):
     # a deficiency, and the certification says which roll it is upon
     assert [r["last_completed_roll_year"] for r in summary["rolls"]] == [2023, 2023]
@@ -1425,3 +1426,19 @@ def test_a_merged_polygon_without_a_roll_record_is_named_by_its_key() -> None:
     )
     (warned,) = polygons_without_roll_warning(prepared, np.array([0.5, 1.0]))  # type: ignore[arg-type]
     assert "(104489:1.-1-9, 104489:1-1-8)" in warned
+
+
+def test_a_single_roll_file_named_for_another_year_is_told(tmp_path: Path) -> None:
+    # roll-2021.csv given as Harlow's one roll file holds the 2022 records (the
+    # roll the filing date asks for): its records say which roll it is, and the
+    # run says the name disagrees
+    root = tmp_path / "p"
+    config = make_petition(root)
+    (root / "roll-a.csv").rename(root / "roll-2021.csv")
+    config.write_text(config.read_text().replace('"roll-a.csv"', '"roll-2021.csv"'))
+    summary = json.loads((run_ok(config, tmp_path / "r") / "summary.json").read_text())
+    assert summary["rolls"][0]["roll_year"] == 2022
+    assert (
+        "roll-2021.csv: the file is named for roll year 2021 but its records are of 2022; "
+        "the records' year is used"
+    ) in summary["warnings"]

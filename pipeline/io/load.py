@@ -57,7 +57,7 @@ from pipeline.io import (
 )
 from pipeline.io._tables import check_signatures_against_pages
 from pipeline.io._vector import layer_crs
-from pipeline.io.history import roll_file_years, roll_years
+from pipeline.io.history import _year_of_name, roll_file_years, roll_years
 from pipeline.law.regimes import regime_for, regime_notes
 from pipeline.model import Designee, PetitionInputs, Town
 from pipeline.valuation import roll_year_for, select_rate
@@ -371,6 +371,13 @@ def _roll_for_town(
             column="municipality_code",
         )
     years = sorted({int(y) for y in roll["roll_year"].unique() if int(y) != 0})
+    named = _year_of_name(where) if choice is None else None
+    if named is not None and years and named not in years:
+        # one file given: its records say which roll it is, but say so
+        notes.append(
+            f"{where.name}: the file is named for roll year {named} but its records are of "
+            f"{', '.join(str(y) for y in years)}; the records' year is used"
+        )
     if len(years) > 1:
         keep = roll["roll_year"].isin([roll_year, 0])
         if not keep.any():
