@@ -197,25 +197,13 @@ def run_batch(
                     if len(loaded) < 2:
                         raise
                     # several configs: which one met the problem
-                    raise InputError(
-                        exc.file,
-                        f"{exc.problem} (reached by config {source.name})",
-                        row=exc.row,
-                        feature=exc.feature,
-                        column=exc.column,
-                    ) from None
+                    raise _reached(exc, f"config {source.name}") from None
                 if not (exc.file == TERRITORY_LABEL or is_town_boundary_label(exc.file)):
                     # an input the alternative reaches (a parcel of a town not
                     # listed, a rate): named where it is, and which alternative
                     # reached it
                     at = f"{file.name}, feature {feature}" if feature is not None else file.name
-                    raise InputError(
-                        exc.file,
-                        f"{exc.problem} (reached by alternative {name!r}, {at})",
-                        row=exc.row,
-                        feature=exc.feature,
-                        column=exc.column,
-                    ) from None
+                    raise _reached(exc, f"alternative {name!r}, {at}") from None
                 # a problem of this territory (or of how it meets the town
                 # polygons): name the alternatives file and feature
                 about = "" if exc.file == TERRITORY_LABEL else f" ({exc.file})"
@@ -291,6 +279,17 @@ def run_batch(
                     where=place,
                 )
         return BatchResult(rows=tuple(rows), loads=loads)
+
+
+def _reached(exc: InputError, by: str) -> InputError:
+    """``exc`` where it is, saying what reached it (an alternative, a config)."""
+    return InputError(
+        exc.file,
+        f"{exc.problem} (reached by {by})",
+        row=exc.row,
+        feature=exc.feature,
+        column=exc.column,
+    )
 
 
 def _alternative_file(folder: Path, label: str) -> Path:

@@ -95,16 +95,21 @@ def test_alternatives_folder_equals_separate_runs(petition) -> None:
     )
 
 
-def test_an_input_error_met_by_one_of_several_configs_names_it(petition, tmp_path: Path) -> None:
-    # the second config's territory reaches a parcel of a town with no [[towns]]
-    # table: the error names the parcel layer's feature and the config
-    root = tmp_path / "p"
-    config = make_petition(root)
+def _add_a_third_towns_lot(root: Path) -> None:
+    """A lot of a third town (SWIS 1050xx, no [[towns]] table) beside the territory."""
     layer = gpd.read_file(root / "parcels.gpkg")
     extra = gpd.GeoDataFrame(
         {"SWIS": ["105089"], "PRINT_KEY": ["5.-5-5"]}, geometry=[_b(0, -600, 500, -100)], crs=CRS
     )
     pd.concat([layer, extra], ignore_index=True).to_file(root / "parcels.gpkg", driver="GPKG")
+
+
+def test_an_input_error_met_by_one_of_several_configs_names_it(petition, tmp_path: Path) -> None:
+    # the second config's territory reaches a parcel of a town with no [[towns]]
+    # table: the error names the parcel layer's feature and the config
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _add_a_third_towns_lot(root)
     grown = root / "grown.geojson"
     territory = gpd.read_file(root / "territory.geojson").geometry.iloc[0]
     gpd.GeoDataFrame(geometry=[territory.union(_b(0, -600, 500, 0))], crs=CRS).to_file(
@@ -236,11 +241,7 @@ def test_an_alternative_into_a_town_without_a_table_is_bad_input(petition, tmp_p
 
     root = tmp_path / "p"
     config = make_petition(root)
-    layer = gpd.read_file(root / "parcels.gpkg")
-    extra = gpd.GeoDataFrame(
-        {"SWIS": ["105089"], "PRINT_KEY": ["5.-5-5"]}, geometry=[_b(0, -600, 500, -100)], crs=CRS
-    )
-    pd.concat([layer, extra], ignore_index=True).to_file(root / "parcels.gpkg", driver="GPKG")
+    _add_a_third_towns_lot(root)
     base = Scenario.from_config(config)
     assert base.results()["owner_test"]["applies"] is True
     grown = base.add_polygon(_b(0, -600, 500, 0))
