@@ -291,10 +291,11 @@ def verify_results(
     from pipeline.io.results import code_sha256
 
     ran_with = (manifest.get("versions") or {}).get("village-petition-code")
-    if isinstance(ran_with, str) and ran_with != code_sha256():
+    now = code_sha256()
+    if isinstance(ran_with, str) and ran_with != now:
         notes.append(
             "the run was made with other code of village-petition (village-petition-code "
-            f"{ran_with[:12]}…, now {code_sha256()[:12]}…): a re-run that differs may differ "
+            f"{ran_with[:12]}…, now {now[:12]}…): a re-run that differs may differ "
             "by the code, not the inputs"
         )
     done = False

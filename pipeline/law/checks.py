@@ -43,6 +43,7 @@ from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.law.regimes import Regime
 from pipeline.people.names import (
     address_unit,
+    given_names_alike,
     normalize_address_text,
     normalize_name,
     person_name_parts,
@@ -336,29 +337,22 @@ def _middle_keys(home: pd.DataFrame, keys: list[str]) -> pd.Series:
     an entry without a middle name is the group's first person. A group of one
     entry keeps its own middle name.
     """
-    from rapidfuzz.distance import JaroWinkler
-
-    from pipeline.people.names import nickname_equivalent
-
     out = home["m"].astype(str).tolist()
     several = home.duplicated(keys, keep=False).to_numpy(dtype=bool)
     groups = home.loc[several].groupby(keys, sort=False).indices if several.any() else {}
     rows = np.flatnonzero(several)
-
-    def alike(a: str, b: str) -> bool:
-        return a == b or nickname_equivalent(a, b) or JaroWinkler.similarity(a, b) >= 0.9
 
     for positions in groups.values():
         at = rows[positions]
         mids = [out[i] for i in at]
         fulls: list[str] = []  # one written form per person
         for m in sorted({m for m in mids if len(m) > 1}):
-            if not any(alike(m, f) for f in fulls):
+            if not any(given_names_alike(m, f) for f in fulls):
                 fulls.append(m)
 
         def person(m: str, fulls: list[str] = fulls) -> str:
             if len(m) > 1:
-                return next(f for f in fulls if alike(m, f))
+                return next(f for f in fulls if given_names_alike(m, f))
             return next((f for f in fulls if f[0] == m), m)
 
         named = sorted({person(m) for m in mids if m})

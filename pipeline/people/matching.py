@@ -94,8 +94,10 @@ from pipeline.frames import PARCEL_KEY
 from pipeline.law.checks import unauthenticated_lines
 from pipeline.people import MATCH_COLUMNS
 from pipeline.people.names import (
+    CLOSE_NAME_JW,
     first_name_keys,
     fold_accents,
+    given_names_alike,
     nickname_equivalent,
     normalize_address_columns,
     normalize_address_text,
@@ -126,7 +128,7 @@ K = TypeVar("K")
 OWNER_MATCH_EXTRA_COLUMNS: tuple[str, ...] = ("note", "candidates")
 
 ADDRESS_CLOSE_RATIO = 85.0
-FIRST_CLOSE_JW = 0.9
+FIRST_CLOSE_JW = CLOSE_NAME_JW
 LAST_CLOSE_JW = 0.9
 MAX_ADDRESS_BLOCK = 400
 
@@ -250,7 +252,7 @@ def _compare_names(
         if len(qm) > 1 and len(rm) > 1 and qm != rm:
             # both written in full, one initial: JOHN ALLEN SMITH is not
             # "John Albert Smith" without a look (a close spelling may be a slip)
-            if nickname_equivalent(qm, rm) or JaroWinkler.similarity(qm, rm) >= FIRST_CLOSE_JW:
+            if given_names_alike(qm, rm):
                 cuts.append((15.0, f"middle name close {qm}/{rm}"))
             else:
                 cuts.append((25.0, f"middle name {qm} written, {rm} on record"))

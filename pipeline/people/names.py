@@ -34,6 +34,7 @@ __all__ = [
     "STREET_TYPES",
     "first_name_keys",
     "fold_accents",
+    "given_names_alike",
     "nickname_equivalent",
     "normalize_address",
     "normalize_address_columns",
@@ -802,6 +803,19 @@ FIRST_NAME_ABBREVIATIONS: dict[str, str] = {
     "NATHL": "NATHANIEL",
     "JONA": "JONATHAN",
 }
+
+
+#: Jaro-Winkler similarity from which two given names are a close spelling.
+CLOSE_NAME_JW = 0.9
+
+
+def given_names_alike(a: str, b: str) -> bool:
+    """Whether two upper-case given (or middle) names may be one: equal, a
+    nickname (:func:`nickname_equivalent`), or a close spelling (Jaro-Winkler at
+    least :data:`CLOSE_NAME_JW`: ``ANN``/``ANNE``)."""
+    from rapidfuzz.distance import JaroWinkler
+
+    return a == b or nickname_equivalent(a, b) or JaroWinkler.similarity(a, b) >= CLOSE_NAME_JW
 
 
 @lru_cache(maxsize=200_000)

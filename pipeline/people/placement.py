@@ -134,6 +134,8 @@ def hold_to_towns(
 
 def _unplaced(placement: pd.DataFrame, mask: npt.NDArray[np.bool_], reason: str) -> pd.DataFrame:
     """``placement`` (a copy) with the rows of ``mask`` unplaced for ``reason``."""
+    if not mask.any():
+        return placement
     out = placement.copy()
     out.loc[mask, PARCEL_KEY] = ""
     out.loc[mask, "placed"] = False
