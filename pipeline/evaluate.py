@@ -228,11 +228,12 @@ class Prepared:
 
         No territory in it (computed once, for the run and every scenario):
         only these can lie in the part of a town other than their roll's
-        (:func:`_parcels_in_another_part`). Empty unless every town has a
-        polygon. A parcel's town is that of its key's SWIS code.
+        (:func:`_parcels_in_another_part`): the parcels of other towns in each
+        town polygon given. Empty without town polygons or with one town. A
+        parcel's town is that of its key's SWIS code.
         """
         towns = [t for t in self.inputs.towns if t.boundary is not None]
-        if len(towns) < 2 or len(towns) != len(self.inputs.towns):
+        if not towns or len(self.inputs.towns) < 2:
             return frozenset()
         from pipeline.geometry import apportion
 
@@ -675,7 +676,7 @@ def part_areas(
     geometric_rows: Callable[[], pd.DataFrame],
     warnings: list[str],
 ) -> dict[str, float]:
-    """Square miles of each town part (geometric when every town has a polygon).
+    """Square miles of each town part (geometric where the towns have polygons).
 
     Parameters
     ----------
@@ -686,9 +687,12 @@ def part_areas(
     territory_sq_mi
         Its geodesic area.
     geometric_rows
-        Called only without town polygons: the schedule rows (``parcel_key``,
-        ``town_swis``, ``fraction_in_territory``, ``fraction_source``) in the
-        territory.
+        Called only when needed: the schedule rows (``parcel_key``,
+        ``town_swis``, ``fraction_in_territory``, ``fraction_source``,
+        ``geometric_fraction``) in the territory. ``geometric_fraction`` is
+        the fraction of the parcel's polygon in the territory (after sliver
+        snapping) even where an override sets ``fraction_in_territory``; 0 for
+        a record without a polygon.
     warnings
         Appended to.
 
@@ -699,13 +703,23 @@ def part_areas(
 
     Notes
     -----
+    With a polygon :math:`G_t` for every town, part :math:`T_t = T \\cap
+    G_t`. With polygons for some towns only, those towns' parts are so, and
+    the rest of the territory :math:`R = T \\setminus \\bigcup_t G_t` is the
+    part of the one town listed without a polygon, or is shared out among
+    several such towns as below.
+
     Without town polygons the territory's area is shared out in proportion to
-    :math:`\\sum_i a_i f_i` per town (parcel area :math:`a_i` times fraction
-    :math:`f_i`, records with a polygon or an override).
+    :math:`\\sum_i a_i g_i` per town (parcel area :math:`a_i` times the
+    geometric fraction :math:`g_i` of its polygon in the territory). The
+    assessor's overrides apportion value, not land: they do not move area
+    between towns (the greatest part by area decides where the petition is
+    filed, § 2-202.1.f).
     """
     inputs = prepared.inputs
-    if all(t.boundary is not None for t in inputs.towns):
-        split = town_parts(territory, {t.swis: t.boundary for t in inputs.towns if t.boundary})
+    given = {t.swis: t.boundary for t in inputs.towns if t.boundary is not None}
+    if len(given) == len(inputs.towns):
+        split = town_parts(territory, given)
         missed = [t.swis for t in inputs.towns if t.swis not in split.parts]
         if missed:
             _check_town_polygons(missed, geometric_rows(), split.parts)
@@ -723,17 +737,15 @@ def part_areas(
             swis: geodesic_area_sq_mi(part, inputs.working_crs)
             for swis, part in sorted(split.parts.items())
         }
+    if given:
+        return _mixed_part_areas(prepared, territory, given, geometric_rows, warnings)
     warnings.append(
         "no town polygons: town parts come from each parcel's roll municipality_code and "
         "their areas are approximate (each parcel's area times its fraction in the "
-        "territory, the assessor's override where there is one)"
+        "territory by geometry; the assessor's overrides apportion value, not land)"
     )
-    schedule = geometric_rows()
-    geo = schedule.loc[schedule["fraction_source"].isin(["geometry", "sliver", "override"])]
-    area = geo[PARCEL_KEY].map(prepared.parcel_area).astype("float64").fillna(0.0)
-    inside = area * geo["fraction_in_territory"].astype("float64")
-    by_town = inside.groupby(geo["town_swis"]).sum()
-    total = float(by_town.sum())
+    by_town = _land_by_roll_town(prepared, geometric_rows())
+    total = float(sum(by_town.values()))
     if not total > 0:
         raise InputError(
             TERRITORY_LABEL,
@@ -745,10 +757,103 @@ def part_areas(
         )
     out: dict[str, float] = {}
     for t in inputs.towns:
-        share = float(by_town.get(t.swis, 0.0)) / total if total > 0 else 0.0
+        share = by_town.get(t.swis, 0.0) / total
         if share > 0:
             out[t.swis] = territory_sq_mi * share
     return out
+
+
+def _land_by_roll_town(prepared: Prepared, rows: pd.DataFrame) -> dict[str, float]:
+    """Town SWIS -> :math:`\\sum_i a_i g_i` over the rows' parcels of that roll.
+
+    ``rows``: as ``geometric_rows`` of :func:`part_areas`. Parcel area
+    :math:`a_i` (working CRS) times the geometric fraction :math:`g_i`; a
+    record without a polygon adds 0. Towns adding 0 are left out.
+    """
+    mapped = rows.loc[rows["fraction_source"] != "unmapped"]
+    area = mapped[PARCEL_KEY].map(prepared.parcel_area).astype("float64").fillna(0.0)
+    inside = area * mapped["geometric_fraction"].astype("float64").fillna(0.0)
+    by_town = inside.groupby(mapped["town_swis"].astype("str")).sum()
+    return {str(k): float(v) for k, v in by_town.items() if float(v) > 0}
+
+
+def _mixed_part_areas(
+    prepared: Prepared,
+    territory: BaseGeometry,
+    given: Mapping[str, BaseGeometry],
+    geometric_rows: Callable[[], pd.DataFrame],
+    warnings: list[str],
+) -> dict[str, float]:
+    """:func:`part_areas` when some towns have a boundary polygon and others not.
+
+    The towns with a polygon have their geometric parts. The rest of the
+    territory, in none of the polygons given, is the part of the town listed
+    without one; of several such towns, it is shared among them as
+    :func:`part_areas` does without polygons (approximate, with a warning).
+    A rest under the sliver tolerance (as a share of the territory) where no
+    parcel of those towns lies is digitising noise along the town lines.
+    """
+    inputs = prepared.inputs
+    tolerance = prepared.policy.sliver_tolerance
+    working_crs = inputs.working_crs
+    names = {t.swis: t.name for t in inputs.towns}
+    rest = [t.swis for t in inputs.towns if t.swis not in given]
+    split = town_parts(territory, given)
+    missed = [s for s in given if s not in split.parts]
+    if missed:
+        _check_town_polygons(missed, geometric_rows(), split.parts, need_parts=False)
+    warnings += _tiny_parts(split.parts, territory.area, tolerance, geometric_rows)
+    _check_town_cover(split, territory, tolerance, working_crs, warnings, rest=rest)
+    out = {swis: geodesic_area_sq_mi(part, working_crs) for swis, part in split.parts.items()}
+    if prepared.cross_town_keys:
+        warnings += _parcels_in_another_part(prepared, split.parts, geometric_rows(), tolerance)
+
+    def town(swis: str) -> str:
+        return f"{names.get(swis) or swis} ({swis})"
+
+    with_polygon = ", ".join(town(s) for s in given)
+    whole = max(float(territory.area), 1e-300)
+    land = _land_by_roll_town(prepared, geometric_rows()) if split.uncovered_area > 0 else {}
+    land = {s: v for s, v in land.items() if s in rest}
+    if split.uncovered_area <= tolerance * whole and not land:
+        if split.uncovered_area > 1e-6 * whole:
+            warnings.append(
+                f"{split.uncovered_area / whole:.4%} of the territory lies in none of the town "
+                f"polygons given ({with_polygon}) and holds no parcel of the towns listed "
+                "without one (under the sliver tolerance: digitising noise along the town "
+                "lines)"
+            )
+        return dict(sorted(out.items()))
+    rest_sq_mi = geodesic_area_sq_mi(split.uncovered, working_crs)
+    if len(rest) == 1:
+        out[rest[0]] = rest_sq_mi
+        warnings.append(
+            f"town polygons are given for {with_polygon} only: the rest of the territory, "
+            f"{rest_sq_mi:.4f} square miles in none of them, is taken as the part of "
+            f"{town(rest[0])}, the one town listed without a polygon"
+        )
+        return dict(sorted(out.items()))
+    total = float(sum(land.values()))
+    if not total > 0:
+        raise InputError(
+            TERRITORY_LABEL,
+            f"{split.uncovered_area / whole:.2%} of the territory ({rest_sq_mi:.4f} square "
+            f"miles) lies in none of the town polygons given ({with_polygon}) and no parcel "
+            f"of the towns without one ({', '.join(town(s) for s in rest)}) lies in it, so "
+            "it cannot be given to a town: give those towns' boundary polygons",
+        )
+    for swis in rest:
+        share = land.get(swis, 0.0) / total
+        if share > 0:
+            out[swis] = rest_sq_mi * share
+    warnings.append(
+        f"town polygons are given for {with_polygon} only: the rest of the territory, "
+        f"{rest_sq_mi:.4f} square miles, is shared among "
+        f"{', '.join(town(s) for s in rest)} by each parcel's roll municipality_code, and "
+        "their areas are approximate (each parcel's area times its fraction in the "
+        "territory by geometry)"
+    )
+    return dict(sorted(out.items()))
 
 
 #: An overlap with a village is digitising noise where it is narrower than this
@@ -878,6 +983,8 @@ def _check_town_cover(
     tolerance: float,
     working_crs: str,
     warnings: list[str],
+    *,
+    rest: Sequence[str] = (),
 ) -> None:
     """The town polygons must share the territory out once, and all of it (rules § 1).
 
@@ -885,10 +992,12 @@ def _check_town_cover(
     (the sliver tolerance, here as a share of the territory's area) is bad
     input: the town parts, the owner test per part and the filing plan would
     be wrong. Less than that is digitising noise, reported as a warning.
+    With towns listed without a polygon (``rest``), the part in no polygon is
+    theirs: only overlaps are checked.
     """
     whole = max(float(territory.area), 1e-300)
     names = ", ".join(town_boundary_label(s) for s in split.parts) or "the town polygons"
-    if split.uncovered_area > tolerance * whole:
+    if not rest and split.uncovered_area > tolerance * whole:
         sq_mi = geodesic_area_sq_mi(split.uncovered, working_crs)
         raise InputError(
             TERRITORY_LABEL,
@@ -896,7 +1005,7 @@ def _check_town_cover(
             f"lies in none of the town polygons ({names}): list every town the territory "
             "reaches, each with its boundary, or check the boundary files and their CRS",
         )
-    if split.uncovered_area > 1e-6 * whole:
+    elif not rest and split.uncovered_area > 1e-6 * whole:
         warnings.append(
             f"{split.uncovered_area / whole:.4%} of the territory lies in none of the town "
             "polygons (under the sliver tolerance: digitising noise along the town lines)"
@@ -925,7 +1034,11 @@ def _check_town_cover(
 
 
 def _check_town_polygons(
-    missed: Sequence[str], rows: pd.DataFrame, parts: Mapping[str, Any]
+    missed: Sequence[str],
+    rows: pd.DataFrame,
+    parts: Mapping[str, Any],
+    *,
+    need_parts: bool = True,
 ) -> None:
     """A town whose polygon misses the territory may not have parcels in it.
 
@@ -933,7 +1046,8 @@ def _check_town_polygons(
     ``rows``: the schedule rows in the territory. A parcel of such a town placed
     in the territory by its own polygon means that the town polygon is wrong
     (another file, or another CRS): the filing plan (§ 2-202.1.f) would then
-    leave the town out.
+    leave the town out. With ``need_parts`` (every town has a polygon) the
+    territory must meet one of them.
     """
     geo = rows.loc[
         rows["fraction_source"].isin(["geometry", "sliver"])
@@ -950,7 +1064,7 @@ def _check_town_polygons(
                 f"{first['print_key_code']}, {float(first['fraction_in_territory']):.1%} "
                 "inside): is it the town's boundary, in the right CRS?",
             )
-    if not parts:
+    if need_parts and not parts:
         raise InputError(
             TERRITORY_LABEL,
             "the territory meets none of the towns' boundary polygons: is it in the right "
@@ -990,7 +1104,7 @@ def _parcels_in_another_part(
         & (rows["fraction_in_territory"].astype("float64").to_numpy() > 0)
         & rows[PARCEL_KEY].astype("str").isin(prepared.cross_town_keys).to_numpy()
     ]
-    if geo.empty or len(parts) < 2:
+    if geo.empty or not parts:
         return []
     pos = prepared.keys.get_indexer(pd.Index(geo[PARCEL_KEY].astype("str")))
     found = pos >= 0
@@ -1489,7 +1603,13 @@ def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame
         apportionment_overrides=inputs.apportionment_overrides,
         value_basis=policy.value_basis,
     )
-    areas = part_areas(prepared, territory, territory_sq_mi, lambda: schedule, warnings)
+    geometric = fractions["fraction_in_territory"]
+
+    def geometric_rows() -> pd.DataFrame:
+        fraction = schedule[PARCEL_KEY].map(geometric).astype("float64").fillna(0.0)
+        return schedule.assign(geometric_fraction=fraction.to_numpy())
+
+    areas = part_areas(prepared, territory, territory_sq_mi, geometric_rows, warnings)
     areas = with_value_parts(inputs, schedule, areas, warnings)
 
     # --- voters (§ 2-202.1.a(1)): the lines were matched in prepare

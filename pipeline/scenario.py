@@ -785,6 +785,7 @@ class Scenario:
                     "town_swis": np.asarray(b.town_ids, dtype=object)[town],
                     "fraction_in_territory": fraction,
                     "fraction_source": src,
+                    "geometric_fraction": geo[rec],
                 }
             )
 

@@ -1442,3 +1442,145 @@ def test_a_single_roll_file_named_for_another_year_is_told(tmp_path: Path) -> No
         "roll-2021.csv: the file is named for roll year 2021 but its records are of 2022; "
         "the records' year is used"
     ) in summary["warnings"]
+
+
+def _towns_sq_mi(summary: dict) -> dict[str, float]:
+    return {t["swis"]: t["square_miles"] for t in summary["territory"]["towns"]}
+
+
+def test_a_polygon_given_for_one_town_only_splits_by_it(tmp_path: Path) -> None:
+    """Harlow's polygon given, Brinton's not (audit G3).
+
+    The territory x in [-500, 1500] (a lake without parcels at x -500..0, in
+    Harlow) and Harlow's polygon x in [-500, 1000]. Harlow's part is its
+    polygon's: 1,500 x 500 = 750,000 sq ft; the rest, x 1000..1500, 500 x 500 =
+    250,000 sq ft, is Brinton's, the one town listed without a polygon: ratio
+    3. (Shared out by the parcels of each roll instead, as before, the lake
+    was lost: 500,000 to 250,000, ratio 2.) Brinton's parcel B1 lies in the
+    rest (no warning); the parts add up to the territory.
+    """
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _redraw(root, "territory.geojson", _b(-500, 0, 1500, 500))
+    _redraw(root, "town-a.geojson", _b(-500, 0, 1000, 1000))
+    config.write_text(config.read_text().replace('boundary = "town-b.geojson"\n', ""))
+    summary = json.loads((run_ok(config, tmp_path / "results") / "summary.json").read_text())
+    towns = _towns_sq_mi(summary)
+    assert towns["104400"] / towns["104600"] == pytest.approx(3.0, rel=1e-6)
+    assert sum(towns.values()) == pytest.approx(summary["territory"]["square_miles"], rel=1e-9)
+    assert summary["filing"]["original_with"] == "104400"
+    assert not any(w.startswith("no town polygons") for w in summary["warnings"])
+    told = [w for w in summary["warnings"] if "town polygons are given for Harlow" in w]
+    assert len(told) == 1 and "the part of Brinton (104600)" in told[0], summary["warnings"]
+    assert not any("other towns' rolls" in w for w in summary["warnings"])
+
+
+def test_a_parcel_of_a_town_without_polygon_in_anothers_polygon_is_warned_about(
+    tmp_path: Path,
+) -> None:
+    # Harlow's polygon drawn to x = 1200, Brinton's not given: Brinton's B1 (x
+    # 1000..2000, 500,000 sq ft) has 200 x 500 = 100,000 sq ft, 20 % of it, in
+    # Harlow's polygon. Harlow's part 1,200 x 500 = 600,000 sq ft, Brinton's
+    # the rest 300 x 500 = 150,000: ratio 4
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _redraw(root, "town-a.geojson", _b(0, 0, 1200, 1000))
+    config.write_text(config.read_text().replace('boundary = "town-b.geojson"\n', ""))
+    summary = json.loads((run_ok(config, tmp_path / "results") / "summary.json").read_text())
+    towns = _towns_sq_mi(summary)
+    assert towns["104400"] / towns["104600"] == pytest.approx(4.0, rel=1e-6)
+    warned = [w for w in summary["warnings"] if "other towns' rolls" in w]
+    assert len(warned) == 1 and "104689:2.-1-1 of town 104600 (20.0%)" in warned[0]
+
+
+def test_without_town_polygons_an_override_moves_value_not_land(tmp_path: Path) -> None:
+    """No town polygons; the assessor puts 0.1 of A1 in the territory (audit G3).
+
+    Land by each roll's parcels, geometric: Harlow A1 250,000 + A2 250,000 =
+    500,000 sq ft; Brinton B1 0.5 x 500,000 = 250,000: ratio 2. The override
+    apportions A1's value (0.1 x 100,000 = 10,000 in the owner test), not its
+    land (read as land, Harlow had 25,000 + 250,000 = 275,000: ratio 1.1).
+    """
+    root = tmp_path / "p"
+    config = make_petition(root)
+    text = config.read_text()
+    for town in ("a", "b"):
+        text = text.replace(f'boundary = "town-{town}.geojson"\n', "")
+    (root / "apportionment.csv").write_text(
+        "swis_code,print_key_code,fraction_in_territory,value_in_territory,note\n"
+        "104489,1.-1-1,0.1,,wetland easement\n"
+    )
+    config.write_text(text + '\n[overrides]\napportionment = "apportionment.csv"\n')
+    summary = json.loads((run_ok(config, tmp_path / "results") / "summary.json").read_text())
+    towns = _towns_sq_mi(summary)
+    assert towns["104400"] / towns["104600"] == pytest.approx(2.0, rel=1e-9)
+    part_a = next(p for p in summary["owner_test"]["parts"] if p["swis"] == "104400")
+    assert part_a["total_assessed"] == 60_000.0  # A1 10,000 + A2 50,000
+    assert any("overrides apportion value, not land" in w for w in summary["warnings"])
+
+
+def _third_town(root: Path, config: Path, *, lot: bool = True) -> None:
+    """Town Cole (105000, no polygon) below the petition's lots; Brinton's polygon dropped.
+
+    Its lot C1 x 0..1000, y -500..0 (SWIS 105089, 20,000 assessed, rate 100 in
+    2022) when ``lot``; the territory x 0..1500, y -500..500. Harlow keeps its
+    polygon x 0..1000, y 0..1000.
+    """
+    _redraw(root, "territory.geojson", _b(0, -500, 1500, 500))
+    if lot:
+        layer = gpd.read_file(root / "parcels.gpkg")
+        extra = gpd.GeoDataFrame(
+            {"SWIS": ["105089"], "PRINT_KEY": ["3.-1-1"]}, geometry=[_b(0, -500, 1000, 0)], crs=CRS
+        )
+        pd.concat([layer, extra], ignore_index=True).to_file(root / "parcels.gpkg", driver="GPKG")
+    (root / "roll-c.csv").write_text(
+        ROLL_HEADER
+        + "2022,105000,105089,1,210,3.-1-1,1,Lake,Rd,Ann,,Cole,,,1,Lake,Rd,Cole,NY,12106,"
+        "5000,20000,20000\n"
+    )
+    with (root / "rates.csv").open("a") as f:
+        f.write("105000,2022,100\n")
+    text = config.read_text().replace('boundary = "town-b.geojson"\n', "")
+    extra_town = (
+        '\n[[towns]]\nswis = "105000"\nname = "Cole"\nroll = "roll-c.csv"\n'
+        'parcels = "parcels.gpkg"\n'
+    )
+    config.write_text(text.replace("\n[equalization]", extra_town + "\n[equalization]"))
+
+
+def test_the_rest_is_shared_among_several_towns_without_polygons(tmp_path: Path) -> None:
+    """Harlow's polygon only; Brinton and Cole without (audit G3).
+
+    Harlow's part x 0..1000, y 0..500: 500,000 sq ft. The rest, 1,000,000 sq
+    ft (x 1000..1500, y 0..500 and x 0..1500, y -500..0, with a road at x
+    1000..1500 below), is shared by each roll's land in the territory: Brinton
+    B1 0.5 x 500,000 = 250,000, Cole C1 500,000, so Brinton 1/3 x 1,000,000 =
+    333,333.3 and Cole 666,666.7 sq ft. Harlow : Brinton : Cole = 1.5 : 1 : 2,
+    and the original goes to Cole, the greatest part.
+    """
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _third_town(root, config)
+    summary = json.loads((run_ok(config, tmp_path / "results") / "summary.json").read_text())
+    towns = _towns_sq_mi(summary)
+    assert towns["104400"] / towns["104600"] == pytest.approx(1.5, rel=1e-6)
+    assert towns["105000"] / towns["104600"] == pytest.approx(2.0, rel=1e-9)
+    assert sum(towns.values()) == pytest.approx(summary["territory"]["square_miles"], rel=1e-9)
+    assert summary["filing"]["original_with"] == "105000"
+    assert any("is shared among Brinton (104600), Cole (105000)" in w for w in summary["warnings"])
+
+
+def test_a_rest_no_town_without_polygon_reaches_is_bad_input(tmp_path: Path) -> None:
+    # Cole's lot not on the map (its record is unmapped) and the territory x
+    # 0..1000, y -500..500: the rest, x 0..1000, y -500..0 (500,000 of
+    # 1,000,000 sq ft, 50 %), holds no parcel of Brinton or Cole, so it can be
+    # given to neither: exit 2, naming the territory
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _third_town(root, config, lot=False)
+    _redraw(root, "territory.geojson", _b(0, -500, 1000, 500))
+    proc = petition_run(str(config), "--out", str(tmp_path / "results"))
+    assert proc.returncode == 2, proc.stderr
+    assert "territory.geojson" in proc.stderr
+    assert "50.00% of the territory" in proc.stderr
+    assert "no parcel of the towns without one (Brinton (104600), Cole (105000))" in proc.stderr
