@@ -1415,6 +1415,13 @@ def finish_summary(
 
     names = {t.swis: t.name for t in inputs.towns}
     _tie_warning(areas, warnings)
+    if not regime.supervisor_filing:
+        warnings.append(
+            f"under the {regime.name} law a petition is filed with the Village Incorporation "
+            "Commission, not with the town supervisors: the filing plan of § 2-202.1.f "
+            "(original, copies and a $6,000 deposit with each supervisor) is shown for "
+            "reference only"
+        )
     summary: dict[str, Any] = {
         "regime": regime.name,
         "petition": {
@@ -1908,9 +1915,10 @@ def _signature_schedule(
     base["status"] = base["status"].fillna("page_defect")
     # a line of a basis the petition does not stand on counts toward nothing:
     # not counted, credit 0 (the contract: "a line that is not counted has
-    # credit 0"), and its note says why
+    # credit 0"), and its note says why; nor is one awaiting review (there is
+    # nothing to review it for)
     for page_basis, why in (tested or {}).items():
-        idle = ((basis == page_basis) & (base["status"] == "counted")).to_numpy()
+        idle = ((basis == page_basis) & base["status"].isin(["counted", "needs_review"])).to_numpy()
         if idle.any():
             base.loc[idle, "status"] = "page_defect"
             base.loc[idle, ["credit_assessed", "credit_full"]] = 0.0

@@ -452,7 +452,9 @@ def credit_signers(
     Returns
     -------
     schedule : pandas.DataFrame
-        With ``owners`` (names, ``"; "``-joined, roll order), ``owner_count``,
+        With ``owners`` (names, ``"; "``-joined, roll order; a name the roll
+        writes with ``ETAL`` ends in ``ET AL``), ``owner_count`` (the owners
+        named: at least that many where ``ET AL`` shows),
         ``signing_owners`` (names, ``"; "``-joined, sorted),
         ``signer_credit_assessed`` and ``signer_credit_full``.
     signatures : pandas.DataFrame
@@ -543,7 +545,14 @@ def credit_signers(
             "name": np.asarray(owners["name"], dtype=object),
         }
     )
-    all_names = _joined(names.sort_values([PARCEL_KEY, "owner_index"], kind="stable"))
+    # the schedule shows that more owners exist where the roll says so (ETAL)
+    shown = names
+    if "etal" in owners.columns:
+        etal = owners["etal"].fillna(False).to_numpy(dtype=bool)
+        shown = names.assign(
+            name=np.where(etal, names["name"].astype("str") + " ET AL", names["name"])
+        )
+    all_names = _joined(shown.sort_values([PARCEL_KEY, "owner_index"], kind="stable"))
     signing = cred[[PARCEL_KEY, "owner_index", "_pos"]].merge(
         names, on=[PARCEL_KEY, "owner_index"], how="left"
     )

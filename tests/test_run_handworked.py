@@ -768,6 +768,22 @@ def test_resident_lines_without_a_voter_file_await_review(tmp_path: Path) -> Non
     assert "no voter file" in lines.loc[(2, 1), "note"]
 
 
+def test_a_resident_page_of_an_owners_petition_counts_toward_nothing(tmp_path: Path) -> None:
+    # the petition alleges the owners basis only; a resident page's line counts
+    # toward nothing, voter file or not (audit C3): page_defect with the reason,
+    # not a line awaiting review for a test that does not apply
+    root = tmp_path / "p"
+    config = make_petition(root)
+    pages = root / "pages.csv"
+    pages.write_text(pages.read_text() + "2,residents,Ann Witness,5 Main St,1,2023-05-03\n")
+    sig = root / "signatures.csv"
+    sig.write_text(sig.read_text() + "2,1,Peter Jones,2 Main St,Harlow,2023-05-01,,\n")
+    out = run_ok(config, tmp_path / "results")
+    lines = pd.read_csv(out / "signatures.csv").set_index(["page", "line"])
+    assert lines.loc[(2, 1), "status"] == "page_defect"
+    assert "does not allege the residents basis" in lines.loc[(2, 1), "note"]
+
+
 def test_an_owner_written_etal_awaits_the_assessors_count(tmp_path: Path) -> None:
     # The roll writes "Smith Etal" for 1.-1-1 (100,000): more owners than the one
     # name read. Crediting John Smith 100,000 / 1 would overstate his share, so
@@ -784,6 +800,10 @@ def test_an_owner_written_etal_awaits_the_assessors_count(tmp_path: Path) -> Non
     assert lines.loc[1, "status"] == "needs_review"
     assert "ETAL for 104489:1.-1-1" in lines.loc[1, "note"]
     assert lines.loc[1, "credit_assessed"] == 0
+    # the schedule shows that more owners exist (audit C3): 1 named, at least
+    parcels = pd.read_csv(out / "parcels.csv").set_index("print_key_code")
+    assert parcels.loc["1.-1-1", "owners"] == "JOHN SMITH ET AL"
+    assert parcels.loc["1.-1-1", "owner_count"] == 1
 
     (root / "ownership.csv").write_text(
         "swis_code,print_key_code,owner_count,owners,note\n"
@@ -1216,6 +1236,10 @@ def test_owner_pages_count_toward_nothing_where_the_owner_test_does_not_apply(
     assert all("no owner route" in n for n in sigs["note"])
     parcels = pd.read_csv(out / "parcels.csv")
     assert (parcels["signer_credit_assessed"] == 0).all()
+    # the petition goes to the Village Incorporation Commission: the plan of
+    # § 2-202.1.f (supervisors, deposits) is kept, for reference, and told so
+    assert summary["filing"]["deposit_total"] == 12_000
+    assert any("Village Incorporation Commission" in w for w in summary["warnings"])
 
 
 def test_a_voters_town_is_the_boards_towncity_before_the_postal_city(tmp_path: Path) -> None:

@@ -45,6 +45,10 @@ class Regime:
         Owner petition: passes at *more than* this percent.
     area_limit_sq_mi
         Area limit without the coterminous exception (§ 2-200).
+    supervisor_filing
+        Whether the petition is filed with the town supervisors, with a
+        deposit each (§ 2-202.1.f); under the 2024 law it goes to the state's
+        Village Incorporation Commission instead.
     """
 
     name: str
@@ -53,6 +57,7 @@ class Regime:
     resident_percent: float = 20.0
     owner_percent: float = 50.0
     area_limit_sq_mi: float = 5.0
+    supervisor_filing: bool = True
 
 
 #: The day the amendment of Article 2 took effect.
@@ -67,7 +72,12 @@ REGIMES: MappingProxyType[str, Regime] = MappingProxyType(
         "2-202-pre-2024": Regime(
             name="2-202-pre-2024", owner_basis_allowed=True, minimum_population=500
         ),
-        "2024": Regime(name="2024", owner_basis_allowed=False, minimum_population=1500),
+        "2024": Regime(
+            name="2024",
+            owner_basis_allowed=False,
+            minimum_population=1500,
+            supervisor_filing=False,
+        ),
     }
 )
 
