@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from pipeline.documents._common import county_of_swis, dollars, percent, stable_zip
 from pipeline.documents.certification import certification_figures, write_certifications
 from pipeline.documents.report import render_report
-from pipeline.documents.schedules import write_schedule_xlsx
+from pipeline.documents.schedules import write_schedule_xlsx, write_schedules
 from pipeline.evaluate import PARCEL_SCHEDULE_COLUMNS
 
 WHEN = dt.date(2023, 6, 1)
@@ -198,6 +198,30 @@ def test_annex_and_schedule_totals_are_the_certified_figure(tmp_path: Path) -> N
     assert ws is not None
     assert ws.cell(row=5, column=1).value == "Total"
     assert ws.cell(row=5, column=2).value == 234_641.655
+
+
+def test_schedule_totals_across_towns_are_of_full_values_only(tmp_path: Path) -> None:
+    # two towns: 100,000 assessed at rate 100 (full 100,000) and 80,000 at rate
+    # 50 (full 160,000). Full values add up: 260,000. Assessed values of two
+    # rates do not (180,000 would mean nothing): their totals are blank
+    parcels = pd.DataFrame(
+        {
+            "town_swis": ["104400", "104600"],
+            "apportioned_assessed": [100_000.0, 80_000.0],
+            "apportioned_full": [100_000.0, 160_000.0],
+        }
+    )
+    signatures = pd.DataFrame({"credit_assessed": [0.0], "credit_full": [0.0]})
+    files = write_schedules(tmp_path, parcels=parcels, signatures=signatures, when=WHEN)
+    ws = openpyxl.load_workbook(files["schedule-parcels.xlsx"]).active
+    assert ws is not None
+    total = [c.value for c in ws[ws.max_row]]
+    assert total == ["Total", None, 260_000.0]  # town_swis, assessed, full
+    one = parcels.iloc[[0]]
+    files = write_schedules(tmp_path, parcels=one, signatures=signatures, when=WHEN)
+    ws = openpyxl.load_workbook(files["schedule-parcels.xlsx"]).active
+    assert ws is not None
+    assert [c.value for c in ws[ws.max_row]] == ["Total", 100_000.0, 100_000.0]
 
 
 def test_certification_two_towns(tmp_path: Path) -> None:

@@ -298,7 +298,14 @@ def _format(column: str) -> str | None:
 def write_schedules(
     directory: Path, *, parcels: pd.DataFrame, signatures: pd.DataFrame, when: dt.date
 ) -> dict[str, Path]:
-    """Write ``schedule-parcels.xlsx`` and ``schedule-signatures.xlsx``."""
+    """Write ``schedule-parcels.xlsx`` and ``schedule-signatures.xlsx``.
+
+    Across towns, assessed values are on different scales (each town's
+    equalization rate): only full values are totalled then (§ 2-202.1.a(2));
+    each town's assessed totals are in its certification.
+    """
+    several = "town_swis" in parcels and parcels["town_swis"].nunique(dropna=True) > 1
+    assessed = () if several else ("assessed_value", "apportioned_assessed")
     files = {
         "schedule-parcels.xlsx": write_schedule_xlsx(
             directory / "schedule-parcels.xlsx",
@@ -307,10 +314,9 @@ def write_schedules(
             title="Parcel schedule (Village Law § 2-202.1.a(2), d)",
             when=when,
             totals=(
-                "assessed_value",
-                "apportioned_assessed",
+                *assessed,
                 "apportioned_full",
-                "signer_credit_assessed",
+                *(() if several else ("signer_credit_assessed",)),
                 "signer_credit_full",
             ),
         ),
@@ -320,7 +326,7 @@ def write_schedules(
             sheet="Signatures",
             title="Signature schedule (Village Law § 2-202.1.a, e)",
             when=when,
-            totals=("credit_assessed", "credit_full"),
+            totals=(() if several else ("credit_assessed",)) + ("credit_full",),
         ),
     }
     return files
