@@ -164,7 +164,11 @@ def run_petition(
                     rolls=rolls,
                     entries=entries,
                 )
-                manifest["options"] = {"roll_year": roll_year, "engine": engine}
+                manifest["options"] = {
+                    "roll_year": roll_year,
+                    "engine": engine,
+                    "out": target.resolve().as_posix(),
+                }
                 manifest["config_file"] = (config.source or Path(config_path)).resolve().as_posix()
                 write_json(tmp / "manifest.json", manifest)
     for w in evaluation.warnings:

@@ -120,7 +120,11 @@ def test_roll_year_picks_the_years_roll(two_runs) -> None:
     assert sorted(p22["print_key_code"]) == ["1.-1-1", "1.-1-2", "2.-1-1"]
     assert sorted(p23["print_key_code"]) == ["1.-1-1", "1.-1-2.1", "1.-1-2.2", "2.-1-1"]
     manifest = json.loads((r23 / "manifest.json").read_text())
-    assert manifest["options"] == {"roll_year": 2023, "engine": "local"}
+    assert manifest["options"] == {
+        "roll_year": 2023,
+        "engine": "local",
+        "out": r23.resolve().as_posix(),  # the results folder, as the run was told
+    }
     assert {t["roll_year"] for t in manifest["config"]["towns"]} == {2023}
 
 
