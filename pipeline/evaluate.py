@@ -59,7 +59,7 @@ from pipeline.law.checks import (
     witness_count_check,
 )
 from pipeline.law.deficiency import Deficiency, deficiency_for
-from pipeline.law.filing import filing_plan
+from pipeline.law.filing import filing_plan, tied_greatest
 from pipeline.law.regimes import REGIMES, Regime
 from pipeline.model import PetitionInputs
 from pipeline.people.matching import owner_matcher, roll_lookups
@@ -896,23 +896,19 @@ def _not_noise(overlap: BaseGeometry, working_crs: str) -> BaseGeometry:
     return shapely.union_all(pieces[keep]) if keep.any() else shapely.Polygon()
 
 
-#: Town parts whose areas differ by less than this share are a tie for § 2-202.1.f(1).
-_TIE = 1e-6
-
-
 def _tie_warning(areas: Mapping[str, float], warnings: list[str]) -> None:
     """Warn when the greatest town part is not clearly the greatest (§ 2-202.1.f(1))."""
-    ranked = sorted(areas.items(), key=lambda kv: (-float(kv[1]), kv[0]))
-    if len(ranked) > 1:
-        (a, x), (b, y) = ranked[0], ranked[1]
-        if float(x) - float(y) <= _TIE * max(float(x), 1e-300):
-            warnings.append(
-                f"the town parts {a} ({float(x):.6f} sq mi) and {b} ({float(y):.6f} sq mi) are "
-                "equal to the precision of the boundaries: the statute files the original "
-                "with the town of the greatest part (§ 2-202.1.f(1)) and does not settle a "
-                f"tie; {a} was chosen (the lower SWIS code or the larger by a "
-                "hair), which counsel should review"
-            )
+    if len(areas) < 2:
+        return
+    tied = tied_greatest(areas)
+    if len(tied) > 1:
+        shown = ", ".join(f"{s} ({float(areas[s]):.6f} sq mi)" for s in tied)
+        warnings.append(
+            f"the town parts {shown} are equal to the precision of the boundaries: the "
+            "statute files the original with the town of the greatest part (§ 2-202.1.f(1)) "
+            f"and does not settle a tie; {tied[0]} was chosen (the lower SWIS code), which "
+            "counsel should review"
+        )
 
 
 def _line_defects(
@@ -1232,7 +1228,8 @@ def with_value_parts(
 def _check_rates(inputs: PetitionInputs, part_towns: Sequence[str]) -> None:
     """A territory in several towns needs each part's equalization rate (§ 2-202.1.a(2)).
 
-    A listed town that the territory does not reach needs none.
+    A listed town that the territory does not reach needs none. Called only
+    where the owner test applies: the rates serve it alone.
     """
     if len(part_towns) < 2:
         return
@@ -1630,7 +1627,9 @@ def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame
     voters = inputs.voters
 
     # --- owners and signers --------------------------------------------------------------
-    _check_rates(inputs, _part_towns(inputs, schedule, areas))
+    if "owners" in inputs.bases and prepared.regime.owner_basis_allowed:
+        # the rates serve the owner test only: a residents' petition needs none
+        _check_rates(inputs, _part_towns(inputs, schedule, areas))
     schedule = equalize(schedule, prepared.rates, missing="nan")
     warnings += prepared.stale_warnings
     schedule, owner_lines = credit_signers(schedule, prepared.owners, prepared.matches)

@@ -724,8 +724,9 @@ class Scenario:
         mapped = pos >= 0
         geo = np.where(mapped, fr.fraction[safe], 0.0)
         included = ~mapped | b.has_override | (mapped & ((geo > 0) | fr.sliver[safe]))
-        several = prep.several_towns
-        if (included & b.no_value).any() or (several and np.isnan(b.rate[included]).any()):
+        # as the run: several towns need their rates where the owner test applies
+        rated = prep.several_towns and "owners" in inputs.bases and prep.regime.owner_basis_allowed
+        if (included & b.no_value).any() or (rated and np.isnan(b.rate[included]).any()):
             return self._assessment().summary  # raises the library's input error
         rec = np.flatnonzero(included & ~b.unmapped)
         fraction = np.where(b.has_override[rec], b.ov_fraction[rec], geo[rec])

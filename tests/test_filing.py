@@ -32,6 +32,17 @@ def test_tie_goes_to_the_lowest_swis() -> None:
     assert plan["copies_with"] == ["104600"]
 
 
+def test_a_tie_to_a_millionth_goes_to_the_lowest_swis() -> None:
+    # two halves of a square measured on the ellipsoid differ by some 1e-10 sq
+    # mi (audit E3): a tie to the precision of the boundaries, not a greater
+    # part. 0.0717476109547 - 0.0717476109498 = 4.9e-12, far under 1e-6 x
+    # 0.0717 = 7.2e-8: the lower SWIS code, whichever is the larger by a hair
+    plan = filing_plan({"104400": 0.0717476109498, "104600": 0.0717476109547})
+    assert plan["original_with"] == "104400"
+    # 0.0717 vs 0.0718 (0.14 % apart) is no tie: the greater part
+    assert filing_plan({"104400": 0.0717, "104600": 0.0718})["original_with"] == "104600"
+
+
 def test_no_town_is_an_error() -> None:
     with pytest.raises(ValueError):
         filing_plan({})

@@ -1037,6 +1037,15 @@ def test_equal_town_parts_are_a_tie_to_review(tmp_path: Path) -> None:
     summary = json.loads((out / "summary.json").read_text())
     assert summary["filing"]["original_with"] == "104400"  # the lower SWIS code
     assert any("counsel should review" in w for w in summary["warnings"])
+    # the town line running east-west instead, Brinton to the north: on the
+    # ellipsoid the northern half is the larger by some 6e-13 sq mi (audit E3),
+    # still a tie: the original with the lower SWIS code, not with Brinton
+    root, config = _with_territory(tmp_path / "ns", _b(0, 0, 1000, 1000))
+    _redraw(root, "town-a.geojson", _b(0, 0, 2000, 500))
+    _redraw(root, "town-b.geojson", _b(0, 500, 2000, 1000))
+    summary = json.loads((run_ok(config, tmp_path / "ns-results") / "summary.json").read_text())
+    assert summary["filing"]["original_with"] == "104400"
+    assert any("104400" in w and "counsel should review" in w for w in summary["warnings"])
 
 
 def test_a_territory_that_only_touches_parcels_overlaps_none(tmp_path: Path) -> None:
@@ -1608,3 +1617,20 @@ def test_a_rest_no_town_without_polygon_reaches_is_bad_input(tmp_path: Path) -> 
     assert "territory.geojson" in proc.stderr
     assert "50.00% of the territory" in proc.stderr
     assert "no parcel of the towns without one (Brinton (104600), Cole (105000))" in proc.stderr
+
+
+def test_a_residents_petition_across_towns_needs_no_rates(tmp_path: Path) -> None:
+    # the equalization rates serve the owner test alone (rules § 2): a petition
+    # of residents only, in two towns, without a rates file runs (audit E3);
+    # its parcel schedule has no full values (no rate), and no owner test
+    root = tmp_path / "p"
+    config = make_petition(root)
+    text = config.read_text().replace('bases = ["owners"]', 'bases = ["residents"]')
+    config.write_text(text.replace('[equalization]\nrates = "rates.csv"\n', ""))
+    summary = json.loads((run_ok(config, tmp_path / "results") / "summary.json").read_text())
+    assert summary["owner_test"]["applies"] is False
+    assert [t["swis"] for t in summary["territory"]["towns"]] == ["104400", "104600"]
+    # with the owners alleged as well, the missing rates are bad input
+    config.write_text(config.read_text().replace('bases = ["residents"]', 'bases = ["owners"]'))
+    proc = petition_run(str(config), "--out", str(tmp_path / "owners"))
+    assert proc.returncode == 2 and "a territory in several towns needs one" in proc.stderr

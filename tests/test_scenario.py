@@ -443,3 +443,33 @@ def test_an_edit_reaching_a_village_counts_its_records_as_the_run_does(sample: S
     ]
     assert got == want and len(got) == 1
     assert "roll record(s) with village SWIS code(s) 104401" in got[0]["message"]
+
+
+def _handworked(tmp_path: Path, edit: Any) -> Scenario:
+    """The hand-worked petition of test_run_handworked, edited by ``edit(root, config)``."""
+    from test_run_handworked import make_petition
+
+    root = tmp_path / "p"
+    config = make_petition(root)
+    edit(root, config)
+    return Scenario.from_config(config)
+
+
+def _town_polygon_for_harlow_only(root: Path, config: Path) -> None:
+    config.write_text(config.read_text().replace('boundary = "town-b.geojson"\n', ""))
+
+
+def _residents_without_rates(root: Path, config: Path) -> None:
+    text = config.read_text().replace('bases = ["owners"]', 'bases = ["residents"]')
+    config.write_text(text.replace('[equalization]\nrates = "rates.csv"\n', ""))
+
+
+@pytest.mark.parametrize("edit", [_town_polygon_for_harlow_only, _residents_without_rates])
+def test_scenario_results_equal_the_run_on_new_paths(tmp_path: Path, edit: Any) -> None:
+    # a polygon for one town only (its part geometric, the rest the other
+    # town's) and a residents' petition without rates: the scenario's fast
+    # summary is the library run's, before and after an edit
+    sc = _handworked(tmp_path, edit)
+    _close(sc.results(), sc.evaluate().summary)
+    smaller = sc.remove_parcels(["104489:1.-1-1"])
+    assert smaller.results() == smaller._assessment().summary
