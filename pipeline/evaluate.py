@@ -464,6 +464,7 @@ def prepare(
             )
         )
     stale: list[str] = list(voter_notes)
+    stale += _counts_below_names(owners, inputs.ownership_overrides)
     try:
         matches = owner_matcher(
             signatures,
@@ -625,6 +626,43 @@ def _resident_side(
     if inputs.inhabitants is not None and inhabitant_place is not None:
         identities = inhabitant_identities(inputs.inhabitants, inhabitant_place)
     return matches, identities
+
+
+def _counts_below_names(owners: pd.DataFrame, overrides: pd.DataFrame | None) -> list[str]:
+    """A warning for ownership overrides giving fewer owners than the roll names.
+
+    An override that gives a count without names keeps the roll's owners and
+    divides by its count (:func:`~pipeline.people.owners.parse_owners`): with
+    fewer owners than names, each signing owner is credited ``1 / count`` of
+    the value (all of them together at most the whole). That may be the
+    assessor's meaning (one named owner sold), but the override does not say
+    which names no longer own the parcel.
+    """
+    if overrides is None or not len(overrides):
+        return []
+    bare = overrides.loc[[len(o) == 0 for o in overrides["owners"]]]
+    if bare.empty:
+        return []
+    sizes = owners.loc[owners["owner_source"] != "override"].groupby(PARCEL_KEY).size()
+    named: dict[str, int] = {str(k): int(v) for k, v in sizes.items()}
+    labels = (bare["swis_code"].astype("str") + ":" + bare["print_key_code"].astype("str")).tolist()
+    counts = bare["owner_count"].to_numpy(dtype=np.int64).tolist()
+    keys = bare[PARCEL_KEY].astype("str").tolist()
+    found = [
+        (label, count, named.get(key, 0))
+        for label, count, key in zip(labels, counts, keys, strict=True)
+        if named.get(key, 0) > count
+    ]
+    if not found:
+        return []
+    shown = ", ".join(f"{k} ({c} given, {n} named)" for k, c, n in found[:5])
+    more = f" and {len(found) - 5} more" if len(found) > 5 else ""
+    return [
+        f"ownership overrides give fewer owners than the roll names for {len(found)} "
+        f"parcel(s): {shown}{more}. Each signing owner is credited 1 / owner_count of the "
+        "value, all of them together at most the whole; if some owners the roll names no "
+        "longer own the parcel, name the owners in the override's owners column"
+    ]
 
 
 def _owners_and_quality(inputs: PetitionInputs) -> tuple[pd.DataFrame, dict[str, Any]]:
@@ -1171,10 +1209,11 @@ def _tiny_parts(
     placed = set(rows.loc[inside, "town_swis"].astype("str"))
     return [
         f"the part of the territory in town {swis} is "
-        f"{parts[swis].area / max(territory_area, 1.0):.4%} of it and holds no parcel: if it "
-        "is digitising noise along the town line, correct the town or territory boundary "
-        "(as a part, it must pass the owner test and it takes a copy of the petition and "
-        "a deposit)"
+        f"{parts[swis].area / max(territory_area, 1.0):.4%} of it and holds no parcel "
+        "(slivers under the tolerance aside, which count for 0): if it is digitising noise "
+        "along the town line, correct the town or territory boundary (as a part, it must "
+        "pass the owner test, which a part of no value cannot, and it takes a copy of the "
+        "petition and a deposit)"
         for swis in tiny
         if swis not in placed
     ]

@@ -548,7 +548,9 @@ def credit_signers(
     # the schedule shows that more owners exist where the roll says so (ETAL)
     shown = names
     if "etal" in owners.columns:
-        etal = owners["etal"].fillna(False).to_numpy(dtype=bool)
+        index = owners["owner_index"]
+        last = (index == index.groupby(owners[PARCEL_KEY]).transform("max")).to_numpy()
+        etal = owners["etal"].fillna(False).to_numpy(dtype=bool) & last  # on the last name
         shown = names.assign(
             name=np.where(etal, names["name"].astype("str") + " ET AL", names["name"])
         )

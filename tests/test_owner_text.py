@@ -299,6 +299,30 @@ def test_structured_entity_subkinds_and_etal() -> None:
     assert owners["etal"].tolist() == [False, False, True]
 
 
+def test_an_owner_slot_of_etal_alone_is_no_owner() -> None:
+    # MARY B JONES, and "ETAL" as the additional owner's last name (audit E3):
+    # one owner named (not two, one of them nameless), the parcel flagged ETAL.
+    # A record whose only slot says ETAL keeps it (no name read, flagged)
+    roll = make_roll(
+        [
+            {
+                "print_key_code": "1",
+                "primary_owner_first_name": "Mary",
+                "primary_owner_mi": "B",
+                "primary_owner_last_name": "Jones",
+                "additional_owner_1_last_name": "ETAL",
+            },
+            {"print_key_code": "2", "primary_owner_last_name": "Etal"},
+        ]
+    )
+    owners = parse_owners(roll)
+    mine = owners.loc[owners["parcel_key"] == "104401|1"]
+    assert mine["name"].tolist() == ["MARY B JONES"]
+    assert mine["etal"].tolist() == [True]
+    assert owner_counts(owners).to_dict()["104401|1"] == 1  # at least
+    assert owners.loc[owners["parcel_key"] == "104401|2", "etal"].tolist() == [True]
+
+
 def test_override_names_parsed_and_count_wins() -> None:
     roll = make_roll([{"print_key_code": "9", "owner_text": "JONES ROBERT ETAL"}])
     ov = pd.DataFrame(

@@ -1634,3 +1634,22 @@ def test_a_residents_petition_across_towns_needs_no_rates(tmp_path: Path) -> Non
     config.write_text(config.read_text().replace('bases = ["residents"]', 'bases = ["owners"]'))
     proc = petition_run(str(config), "--out", str(tmp_path / "owners"))
     assert proc.returncode == 2 and "a territory in several towns needs one" in proc.stderr
+
+
+def test_an_owner_count_below_the_names_on_the_roll_is_told(tmp_path: Path) -> None:
+    # A2 is MARY & PETER JONES on the roll; the assessor's override says 1 owner
+    # without naming who (audit E3). The count divides: Mary, signing, is
+    # credited 50,000 / 1 = 50,000 (not 25,000), and the run says that the
+    # override gives fewer owners than the roll names
+    root = tmp_path / "p"
+    config = make_petition(root)
+    (root / "ownership.csv").write_text(
+        "swis_code,print_key_code,owner_count,owners,note\n104489,1.-1-2,1,,deed\n"
+    )
+    config.write_text(config.read_text() + '\n[overrides]\nownership = "ownership.csv"\n')
+    out = run_ok(config, tmp_path / "results")
+    summary = json.loads((out / "summary.json").read_text())
+    lines = pd.read_csv(out / "signatures.csv").set_index("line")
+    assert lines.loc[2, "credit_assessed"] == pytest.approx(50_000)
+    told = [w for w in summary["warnings"] if "fewer owners than the roll names" in w]
+    assert len(told) == 1 and "104489:1.-1-2 (1 given, 2 named)" in told[0]

@@ -856,6 +856,14 @@ def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
             long.loc[hit, col] = (
                 long.loc[hit, col].str.replace(_ETAL_RE2, " ", regex=True).str.strip()
             )
+    # a slot that held the marker alone ("ETAL" as an additional owner's last
+    # name) names no owner: dropped, its record's other slots carry the flag
+    alone = etal & _blank_distinct(long["first"]) & _blank_distinct(long["last"])
+    if alone.any():
+        rows = long["_row"].to_numpy(dtype=np.int64)
+        etal = etal | np.isin(rows, rows[etal])
+        drop = alone & np.isin(rows, rows[~alone])  # a record of "ETAL" alone keeps it
+        long, etal = long[~drop], etal[~drop]
     long = long.assign(**{k: v for k, v in _LONG_EXTRA.items() if k != "etal"}, etal=etal)
     long, any_used = _care_of_slots(long, any_used)
     return _by_row_slot(_split_joint_first_names(long)), any_used
