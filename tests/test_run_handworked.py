@@ -750,20 +750,26 @@ def test_an_affidavit_sworn_after_filing_or_undated(tmp_path: Path) -> None:
     assert [d["where"] for d in found] == ["page 1: no date"]
 
 
-def test_resident_lines_without_a_voter_file_await_review(tmp_path: Path) -> None:
-    # no voter file: the registration of a resident-page signer cannot be
-    # checked; that is no defect of the page (needs_review, not page_defect)
+def _peter_on_a_resident_page(tmp_path: Path, bases: str) -> pd.DataFrame:
+    """The hand-worked petition alleging ``bases``, Peter Jones on a resident page 2.
+
+    No voter file. Returns the signature schedule indexed by (page, line).
+    """
     root = tmp_path / "p"
     config = make_petition(root)
-    config.write_text(
-        config.read_text().replace('bases = ["owners"]', 'bases = ["owners", "residents"]')
-    )
+    config.write_text(config.read_text().replace('bases = ["owners"]', f"bases = {bases}"))
     pages = root / "pages.csv"
     pages.write_text(pages.read_text() + "2,residents,Ann Witness,5 Main St,1,2023-05-03\n")
     sig = root / "signatures.csv"
     sig.write_text(sig.read_text() + "2,1,Peter Jones,2 Main St,Harlow,2023-05-01,,\n")
     out = run_ok(config, tmp_path / "results")
-    lines = pd.read_csv(out / "signatures.csv").set_index(["page", "line"])
+    return pd.read_csv(out / "signatures.csv").set_index(["page", "line"])
+
+
+def test_resident_lines_without_a_voter_file_await_review(tmp_path: Path) -> None:
+    # no voter file: the registration of a resident-page signer cannot be
+    # checked; that is no defect of the page (needs_review, not page_defect)
+    lines = _peter_on_a_resident_page(tmp_path, '["owners", "residents"]')
     assert lines.loc[(2, 1), "status"] == "needs_review"
     assert "no voter file" in lines.loc[(2, 1), "note"]
 
@@ -772,14 +778,7 @@ def test_a_resident_page_of_an_owners_petition_counts_toward_nothing(tmp_path: P
     # the petition alleges the owners basis only; a resident page's line counts
     # toward nothing, voter file or not (audit C3): page_defect with the reason,
     # not a line awaiting review for a test that does not apply
-    root = tmp_path / "p"
-    config = make_petition(root)
-    pages = root / "pages.csv"
-    pages.write_text(pages.read_text() + "2,residents,Ann Witness,5 Main St,1,2023-05-03\n")
-    sig = root / "signatures.csv"
-    sig.write_text(sig.read_text() + "2,1,Peter Jones,2 Main St,Harlow,2023-05-01,,\n")
-    out = run_ok(config, tmp_path / "results")
-    lines = pd.read_csv(out / "signatures.csv").set_index(["page", "line"])
+    lines = _peter_on_a_resident_page(tmp_path, '["owners"]')
     assert lines.loc[(2, 1), "status"] == "page_defect"
     assert "does not allege the residents basis" in lines.loc[(2, 1), "note"]
 
@@ -1136,6 +1135,22 @@ def test_an_override_of_a_parcel_outside_the_line_is_warned_about(tmp_path: Path
     assert sc.results()["warnings"] == summary["warnings"]
 
 
+def _without_town_polygons(root: Path, override: str) -> Path:
+    """The hand-worked petition without town polygons, with one apportionment override.
+
+    ``override``: the CSV row (swis_code, print_key_code, fraction, value, note).
+    """
+    config = make_petition(root)
+    text = config.read_text()
+    for town in ("a", "b"):
+        text = text.replace(f'boundary = "town-{town}.geojson"\n', "")
+    (root / "apportionment.csv").write_text(
+        "swis_code,print_key_code,fraction_in_territory,value_in_territory,note\n" + override + "\n"
+    )
+    config.write_text(text + '\n[overrides]\napportionment = "apportionment.csv"\n')
+    return config
+
+
 def test_a_town_reached_only_through_an_override_is_filed_with(tmp_path: Path) -> None:
     # no town polygons; town B's polygons are left out of the parcel layer (its
     # records are then unmapped), and the assessor puts 10,000 of B2's 30,000 in
@@ -1144,17 +1159,9 @@ def test_a_town_reached_only_through_an_override_is_filed_with(tmp_path: Path) -
     # signer, 0 %), so the filing plan gives Brinton a copy and a deposit too:
     # 2 x 6,000 = 12,000, and territory.towns lists it at 0 sq mi
     root = tmp_path / "p"
-    config = make_petition(root)
+    config = _without_town_polygons(root, "104689,2.-1-2,,10000,utility lines")
     layer = gpd.read_file(root / "parcels.gpkg")
     layer.loc[layer["SWIS"] == "104489"].to_file(root / "parcels.gpkg", driver="GPKG")
-    text = config.read_text()
-    for town in ("a", "b"):
-        text = text.replace(f'boundary = "town-{town}.geojson"\n', "")
-    (root / "apportionment.csv").write_text(
-        "swis_code,print_key_code,fraction_in_territory,value_in_territory,note\n"
-        "104689,2.-1-2,,10000,utility lines\n"
-    )
-    config.write_text(text + '\n[overrides]\napportionment = "apportionment.csv"\n')
     out = run_ok(config, tmp_path / "results")
     summary = json.loads((out / "summary.json").read_text())
     parts = {p["swis"]: p for p in summary["owner_test"]["parts"]}
@@ -1534,16 +1541,7 @@ def test_without_town_polygons_an_override_moves_value_not_land(tmp_path: Path) 
     apportions A1's value (0.1 x 100,000 = 10,000 in the owner test), not its
     land (read as land, Harlow had 25,000 + 250,000 = 275,000: ratio 1.1).
     """
-    root = tmp_path / "p"
-    config = make_petition(root)
-    text = config.read_text()
-    for town in ("a", "b"):
-        text = text.replace(f'boundary = "town-{town}.geojson"\n', "")
-    (root / "apportionment.csv").write_text(
-        "swis_code,print_key_code,fraction_in_territory,value_in_territory,note\n"
-        "104489,1.-1-1,0.1,,wetland easement\n"
-    )
-    config.write_text(text + '\n[overrides]\napportionment = "apportionment.csv"\n')
+    config = _without_town_polygons(tmp_path / "p", "104489,1.-1-1,0.1,,wetland easement")
     summary = json.loads((run_ok(config, tmp_path / "results") / "summary.json").read_text())
     towns = _towns_sq_mi(summary)
     assert towns["104400"] / towns["104600"] == pytest.approx(2.0, rel=1e-9)
