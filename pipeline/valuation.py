@@ -552,7 +552,7 @@ def credit_signers(
         last = (index == index.groupby(owners[PARCEL_KEY]).transform("max")).to_numpy()
         etal = owners["etal"].fillna(False).to_numpy(dtype=bool) & last  # on the last name
         shown = names.assign(
-            name=np.where(etal, names["name"].astype("str") + " ET AL", names["name"])
+            name=np.where(etal, (names["name"].astype("str") + " ET AL").str.strip(), names["name"])
         )
     all_names = _joined(shown.sort_values([PARCEL_KEY, "owner_index"], kind="stable"))
     signing = cred[[PARCEL_KEY, "owner_index", "_pos"]].merge(

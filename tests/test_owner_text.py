@@ -323,6 +323,50 @@ def test_an_owner_slot_of_etal_alone_is_no_owner() -> None:
     assert owners.loc[owners["parcel_key"] == "104401|2", "etal"].tolist() == [True]
 
 
+@pytest.mark.parametrize(
+    "fields",
+    [
+        # ETAL alone in an additional slot's first-name field (audit G4)
+        {"additional_owner_1_first": "ETAL"},
+        # ... or in its suffix field, the slot otherwise blank
+        {"additional_owner_1_suffix": "ETAL"},
+        # ... or in its initial field
+        {"additional_owner_2_mi": "ET AL"},
+    ],
+)
+def test_etal_in_an_otherwise_empty_slot_flags_the_record(fields: dict[str, str]) -> None:
+    # EVA LANE and a slot saying only that more owners exist: one owner named
+    # (at least), flagged, never a second owner called "ETAL"
+    roll = make_roll(
+        [
+            {
+                "print_key_code": "6",
+                "primary_owner_first_name": "Eva",
+                "primary_owner_last_name": "Lane",
+                **fields,
+            }
+        ]
+    )
+    owners = parse_owners(roll)
+    assert owners["name"].tolist() == ["EVA LANE"]
+    assert owners["etal"].tolist() == [True]
+
+
+def test_etal_in_the_first_name_field_is_no_part_of_the_name() -> None:
+    # "ROBERT ETAL" / KING (audit G4): ROBERT KING, flagged
+    roll = make_roll(
+        [
+            {
+                "print_key_code": "2",
+                "primary_owner_first_name": "Robert Etal",
+                "primary_owner_last_name": "King",
+            }
+        ]
+    )
+    owners = parse_owners(roll)
+    assert (owners["name"].tolist(), owners["etal"].tolist()) == (["ROBERT KING"], [True])
+
+
 def test_override_names_parsed_and_count_wins() -> None:
     roll = make_roll([{"print_key_code": "9", "owner_text": "JONES ROBERT ETAL"}])
     ov = pd.DataFrame(

@@ -822,6 +822,7 @@ def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
     """ORPTS owner slots in long form, and which roll rows have any slot used."""
     empty = pd.Series("", index=roll.index, dtype="str")
     pieces: list[pd.DataFrame] = []
+    marked: list[np.ndarray] = []  # roll rows with an ETAL slot of no name
     any_used = np.zeros(len(roll), dtype=bool)
     for slot, cols in enumerate(_SLOTS):
         raw = {
@@ -833,6 +834,15 @@ def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
         piece["_row"] = np.arange(len(roll))
         # an owner slot is used when its first or last name holds any text
         used = ~(_blank_distinct(piece["first"]) & _blank_distinct(piece["last"]))
+        # one that holds only the ETAL marker, in its initial or suffix field,
+        # names no owner but says that more exist: its record is flagged
+        for col in ("middle", "suffix"):
+            idle = ~used & ~_blank_distinct(piece[col])
+            if idle.any():
+                text = _text_distinct(piece.loc[idle, col])
+                marked.append(
+                    piece.loc[idle, "_row"].to_numpy()[_contains_distinct(text, _ETAL_RE2)]
+                )
         any_used |= used
         pieces.append(piece[used])
     long = pd.concat(pieces, ignore_index=True)
@@ -847,9 +857,10 @@ def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
     if lone.any():
         long.loc[lone, "first"] = trailing.loc[lone, 0].astype("str").to_numpy()
         long.loc[lone, "middle"] = trailing.loc[lone, 1].astype("str").to_numpy()
-    # "JONES ETAL" in a name field: the marker is no part of the name
+    # "JONES ETAL" (or "ROBERT ETAL" in the first-name field): the marker is no
+    # part of the name
     etal = np.zeros(len(long), dtype=bool)
-    for col in ("last", "suffix"):
+    for col in ("first", "last", "suffix"):
         hit = _contains_distinct(long[col], _ETAL_RE2)
         if hit.any():
             etal |= hit
@@ -859,11 +870,13 @@ def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
     # a slot that held the marker alone ("ETAL" as an additional owner's last
     # name) names no owner: dropped, its record's other slots carry the flag
     alone = etal & _blank_distinct(long["first"]) & _blank_distinct(long["last"])
+    rows = long["_row"].to_numpy(dtype=np.int64)
     if alone.any():
-        rows = long["_row"].to_numpy(dtype=np.int64)
         etal = etal | np.isin(rows, rows[etal])
         drop = alone & np.isin(rows, rows[~alone])  # a record of "ETAL" alone keeps it
-        long, etal = long[~drop], etal[~drop]
+        long, etal, rows = long[~drop], etal[~drop], rows[~drop]
+    if marked:
+        etal = etal | np.isin(rows, np.concatenate(marked))
     long = long.assign(**{k: v for k, v in _LONG_EXTRA.items() if k != "etal"}, etal=etal)
     long, any_used = _care_of_slots(long, any_used)
     return _by_row_slot(_split_joint_first_names(long)), any_used
