@@ -633,10 +633,10 @@ def _counts_below_names(owners: pd.DataFrame, overrides: pd.DataFrame | None) ->
 
     An override that gives a count without names keeps the roll's owners and
     divides by its count (:func:`~pipeline.people.owners.parse_owners`): with
-    fewer owners than names, each signing owner is credited ``1 / count`` of
-    the value (all of them together at most the whole). That may be the
-    assessor's meaning (one named owner sold), but the override does not say
-    which names no longer own the parcel.
+    fewer owners than names, the parcel is credited ``signers / count`` of its
+    value, at most the whole. That may be the assessor's meaning (one named
+    owner sold), but the override does not say which names no longer own the
+    parcel.
     """
     if overrides is None or not len(overrides):
         return []
@@ -659,9 +659,9 @@ def _counts_below_names(owners: pd.DataFrame, overrides: pd.DataFrame | None) ->
     more = f" and {len(found) - 5} more" if len(found) > 5 else ""
     return [
         f"ownership overrides give fewer owners than the roll names for {len(found)} "
-        f"parcel(s): {shown}{more}. Each signing owner is credited 1 / owner_count of the "
-        "value, all of them together at most the whole; if some owners the roll names no "
-        "longer own the parcel, name the owners in the override's owners column"
+        f"parcel(s): {shown}{more}. A parcel is credited (signing owners / owner_count) of "
+        "its value, at most the whole, shared among the signers' lines; if some owners the "
+        "roll names no longer own the parcel, name the owners in the override's owners column"
     ]
 
 
@@ -805,10 +805,11 @@ def _land_by_roll_town(prepared: Prepared, rows: pd.DataFrame) -> dict[str, floa
     """Town SWIS -> :math:`\\sum_i a_i g_i` over the rows' parcels of that roll.
 
     ``rows``: as ``geometric_rows`` of :func:`part_areas`. Parcel area
-    :math:`a_i` (working CRS) times the geometric fraction :math:`g_i`; a
-    record without a polygon adds 0. Towns adding 0 are left out.
+    :math:`a_i` (working CRS) times the geometric fraction :math:`g_i`, each
+    polygon once (two records of one parcel, as condominium units, share it);
+    a record without a polygon adds 0. Towns adding 0 are left out.
     """
-    mapped = rows.loc[rows["fraction_source"] != "unmapped"]
+    mapped = rows.loc[rows["fraction_source"] != "unmapped"].drop_duplicates(PARCEL_KEY)
     area = mapped[PARCEL_KEY].map(prepared.parcel_area).astype("float64").fillna(0.0)
     inside = area * mapped["geometric_fraction"].astype("float64").fillna(0.0)
     by_town = inside.groupby(mapped["town_swis"].astype("str")).sum()
@@ -851,8 +852,20 @@ def _mixed_part_areas(
 
     with_polygon = ", ".join(town(s) for s in given)
     whole = max(float(territory.area), 1e-300)
-    land = _land_by_roll_town(prepared, geometric_rows()) if split.uncovered_area > 0 else {}
-    land = {s: v for s, v in land.items() if s in rest}
+    land: dict[str, float] = {}
+    if split.uncovered_area > 0:
+        land, strays = _land_in_rest(prepared, geometric_rows(), split.uncovered, rest, tolerance)
+        if strays:
+            label = town(rest[0]) if len(rest) == 1 else "the towns listed without one"
+            warnings.append(
+                f"{len(strays)} parcel(s) of towns with a boundary polygon lie outside it, in "
+                f"the rest of the territory taken as the part of {label}: "
+                + ", ".join(strays[:5])
+                + (f" and {len(strays) - 5} more" if len(strays) > 5 else "")
+                + ". Each counts in its own roll's town part, with that town's rate; if the "
+                "parcel layer and the town polygons disagree, check them (the town parts "
+                "decide where the petition is filed, § 2-202.1.f)"
+            )
     if split.uncovered_area <= tolerance * whole and not land:
         if split.uncovered_area > 1e-6 * whole:
             warnings.append(
@@ -888,10 +901,65 @@ def _mixed_part_areas(
         f"town polygons are given for {with_polygon} only: the rest of the territory, "
         f"{rest_sq_mi:.4f} square miles, is shared among "
         f"{', '.join(town(s) for s in rest)} by each parcel's roll municipality_code, and "
-        "their areas are approximate (each parcel's area times its fraction in the "
-        "territory by geometry)"
+        "their areas are approximate (each parcel's area times its fraction in that rest "
+        "by geometry)"
     )
     return dict(sorted(out.items()))
+
+
+def _land_in_rest(
+    prepared: Prepared,
+    rows: pd.DataFrame,
+    rest_geom: BaseGeometry,
+    rest: Sequence[str],
+    tolerance: float,
+) -> tuple[dict[str, float], list[str]]:
+    """Land of each polygon-less town in the rest of the territory, and stray parcels.
+
+    ``rows``: as ``geometric_rows`` of :func:`part_areas`; ``rest_geom``: the
+    territory outside the town polygons given; ``rest``: the towns without one.
+    Returns town SWIS -> :math:`\\sum_i a_i r_i` over that town's parcels
+    (area :math:`a_i`, fraction :math:`r_i` in the rest; each polygon once;
+    towns adding 0 left out), and labels (``SWIS:PRINT_KEY of town T
+    (share)``) of the parcels of towns *with* a polygon having more than
+    ``tolerance`` of their area in the rest.
+    """
+    from pipeline.geometry import apportion
+
+    geo = rows.loc[
+        (rows["fraction_source"] != "unmapped").to_numpy()
+        & (rows["geometric_fraction"].astype("float64").to_numpy() > 0)
+    ].drop_duplicates(PARCEL_KEY)
+    pos = prepared.keys.get_indexer(pd.Index(geo[PARCEL_KEY].astype("str")))
+    geo, pos = geo.loc[pos >= 0], pos[pos >= 0]
+    if geo.empty:
+        return {}, []
+    geoms = np.asarray(prepared.parcels.geometry.values, dtype=object)[pos]
+    share = apportion(gpd.GeoSeries(geoms), rest_geom)["raw_fraction"].to_numpy()
+    town = geo["town_swis"].astype("str").to_numpy()
+    mine = np.isin(town, list(rest))
+    inside = shapely.area(geoms) * share
+    land: dict[str, float] = {}
+    for swis in rest:
+        total = float(inside[town == swis].sum())
+        if total > 0:
+            land[swis] = total
+    stray = ~mine & (share > tolerance)
+    keys = geo[PARCEL_KEY].astype("str").to_numpy()[stray]
+    roll = prepared.inputs.roll
+    named = roll.loc[roll[PARCEL_KEY].astype("str").isin(keys.tolist())]
+    labels = dict(
+        zip(
+            named[PARCEL_KEY].astype("str"),
+            named["swis_code"].astype("str") + ":" + named["print_key_code"].astype("str"),
+            strict=True,
+        )
+    )
+    strays = [
+        f"{labels.get(k, k)} of town {t} ({v:.1%})"
+        for k, t, v in zip(keys, town[stray], share[stray], strict=True)
+    ]
+    return land, strays
 
 
 #: An overlap with a village is digitising noise where it is narrower than this
@@ -1253,11 +1321,18 @@ def with_value_parts(
     towns_col = schedule["town_swis"].astype("str").to_numpy()
     value = schedule["apportioned_assessed"].astype("float64").to_numpy()
     by_value = set(towns_col[value > 0].tolist())
+    overridden = (schedule["fraction_source"].astype("str") == "override").to_numpy()
+    by_override = set(towns_col[(value > 0) & overridden].tolist())
     extra = [t.swis for t in inputs.towns if t.swis in by_value and not areas.get(t.swis, 0.0) > 0]
     for swis in extra:
+        how = (
+            "through apportionment overrides"
+            if swis in by_override
+            else "its parcels lie in another town's boundary polygon"
+        )
         warnings.append(
             f"town {swis} has no area of the territory on the maps given, but its records "
-            "have value in it (through apportionment overrides): it is taken as a town in "
+            f"have value in it ({how}): it is taken as a town in "
             "which part of the territory lies, with its own owner test, a copy of the "
             "petition and a deposit (§ 2-202.1.a(2), f); its area is shown as 0"
         )

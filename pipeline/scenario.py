@@ -753,7 +753,10 @@ class Scenario:
                     "signer_credit_assessed": _fsum(assessed[sel] * share[sel]),
                     "apportioned_full": _fsum(full[sel]) + nan,
                     "signer_credit_full": _fsum(full[sel] * share[sel]) + nan,
-                    "fraction_source": "geometry",
+                    # as the run's rows: whether an override brings the town value
+                    "fraction_source": "override"
+                    if (b.has_override[rec][sel] & (assessed[sel] > 0)).any()
+                    else "geometry",
                 }
             )
         schedule = pd.DataFrame(rows, columns=_PART_SUM_COLUMNS)

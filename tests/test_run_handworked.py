@@ -1651,3 +1651,43 @@ def test_an_owner_count_below_the_names_on_the_roll_is_told(tmp_path: Path) -> N
     assert lines.loc[2, "credit_assessed"] == pytest.approx(50_000)
     told = [w for w in summary["warnings"] if "fewer owners than the roll names" in w]
     assert len(told) == 1 and "104489:1.-1-2 (1 given, 2 named)" in told[0]
+
+
+def test_the_rest_is_shared_by_the_land_each_town_has_in_it(tmp_path: Path) -> None:
+    """As above with Harlow's polygon drawn to x = 1200 (audit G4).
+
+    The rest: x 1200..1500, y 0..500 (150,000 sq ft) and y -500..0 (750,000):
+    900,000 sq ft. Land in the rest, not in the whole territory: Brinton's B1
+    x 1200..1500, 300 x 500 = 150,000 (its strip x 1000..1200 lies in
+    Harlow's polygon: 100,000 of 500,000 = 20 %, warned about); Cole's C1
+    500,000. Brinton 900,000 x 150 / 650 = 207,692.3 sq ft, Cole 692,307.7,
+    Harlow 1,200 x 500 = 600,000: Cole / Brinton = 10 / 3, Harlow / Brinton
+    = 600 x 650 / (900 x 150) = 2.888...
+    """
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _third_town(root, config)
+    _redraw(root, "town-a.geojson", _b(0, 0, 1200, 1000))
+    summary = json.loads((run_ok(config, tmp_path / "results") / "summary.json").read_text())
+    towns = _towns_sq_mi(summary)
+    assert towns["105000"] / towns["104600"] == pytest.approx(10 / 3, rel=1e-6)
+    assert towns["104400"] / towns["104600"] == pytest.approx(600 * 650 / (900 * 150), rel=1e-6)
+    warned = [w for w in summary["warnings"] if "other towns' rolls" in w]
+    assert len(warned) == 1 and "104689:2.-1-1 of town 104600 (20.0%)" in warned[0]
+
+
+def test_a_parcel_outside_its_towns_polygon_in_the_rest_is_warned_about(tmp_path: Path) -> None:
+    # Harlow's polygon drawn to x = 800 only, Brinton's not given (audit G4):
+    # Harlow's A2 (x 500..1000, 250,000 sq ft) has 200 x 500 = 100,000, 40 %,
+    # in the rest, taken as Brinton's part. Harlow 800 x 500 = 400,000 sq ft,
+    # Brinton 700 x 500 = 350,000
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _redraw(root, "town-a.geojson", _b(0, 0, 800, 1000))
+    config.write_text(config.read_text().replace('boundary = "town-b.geojson"\n', ""))
+    summary = json.loads((run_ok(config, tmp_path / "results") / "summary.json").read_text())
+    towns = _towns_sq_mi(summary)
+    assert towns["104400"] / towns["104600"] == pytest.approx(400 / 350, rel=1e-6)
+    warned = [w for w in summary["warnings"] if "lie outside it, in the rest" in w]
+    assert len(warned) == 1 and "104489:1.-1-2 of town 104400 (40.0%)" in warned[0]
+    assert "the part of Brinton (104600)" in warned[0]

@@ -464,7 +464,17 @@ def _residents_without_rates(root: Path, config: Path) -> None:
     config.write_text(text.replace('[equalization]\nrates = "rates.csv"\n', ""))
 
 
-@pytest.mark.parametrize("edit", [_town_polygon_for_harlow_only, _residents_without_rates])
+def _three_towns_two_without_polygons(root: Path, config: Path) -> None:
+    from test_run_handworked import _b, _redraw, _third_town
+
+    _third_town(root, config)
+    _redraw(root, "town-a.geojson", _b(0, 0, 1200, 1000))
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [_town_polygon_for_harlow_only, _residents_without_rates, _three_towns_two_without_polygons],
+)
 def test_scenario_results_equal_the_run_on_new_paths(tmp_path: Path, edit: Any) -> None:
     # a polygon for one town only (its part geometric, the rest the other
     # town's) and a residents' petition without rates: the scenario's fast

@@ -68,7 +68,11 @@ def write_filing_package(
             directory, summary, evaluation.parcels, counties=counties
         )
         schedules = write_schedules(
-            directory, parcels=evaluation.parcels, signatures=evaluation.signatures, when=when
+            directory,
+            parcels=evaluation.parcels,
+            signatures=evaluation.signatures,
+            when=when,
+            several_towns=len((summary.get("territory") or {}).get("towns") or []) > 1,
         )
     except BaseException:
         drawn.cancel()

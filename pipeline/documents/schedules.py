@@ -296,15 +296,26 @@ def _format(column: str) -> str | None:
 
 
 def write_schedules(
-    directory: Path, *, parcels: pd.DataFrame, signatures: pd.DataFrame, when: dt.date
+    directory: Path,
+    *,
+    parcels: pd.DataFrame,
+    signatures: pd.DataFrame,
+    when: dt.date,
+    several_towns: bool | None = None,
 ) -> dict[str, Path]:
     """Write ``schedule-parcels.xlsx`` and ``schedule-signatures.xlsx``.
 
-    Across towns, assessed values are on different scales (each town's
-    equalization rate): only full values are totalled then (§ 2-202.1.a(2));
-    each town's assessed totals are in its certification.
+    A territory in several towns (``several_towns``: the summary's town parts;
+    None: the towns of the parcel rows) has assessed values on different
+    scales (each town's equalization rate): only full values are totalled
+    then (§ 2-202.1.a(2)); each town's assessed totals are in its
+    certification.
     """
-    several = "town_swis" in parcels and parcels["town_swis"].nunique(dropna=True) > 1
+    several = (
+        several_towns
+        if several_towns is not None
+        else "town_swis" in parcels and parcels["town_swis"].nunique(dropna=True) > 1
+    )
     assessed = () if several else ("assessed_value", "apportioned_assessed")
     files = {
         "schedule-parcels.xlsx": write_schedule_xlsx(
