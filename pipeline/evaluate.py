@@ -1849,6 +1849,15 @@ def evaluate(
 def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
     """The writers' :class:`Evaluation` of an :class:`Assessment` (schedules, review)."""
     inputs = prepared.inputs
+    tested = _bases_tested(assessment.summary)
+    review = review_queue(
+        prepared.signatures, prepared.pages, prepared.matches, assessment.resident_lines
+    )
+    if tested and len(review):
+        # a line of a basis the petition does not stand on counts toward
+        # nothing: there is nothing to review it for
+        review = review.loc[~review["basis"].astype("str").isin(list(tested))]
+        review = review.reset_index(drop=True)
     return Evaluation(
         summary=assessment.summary,
         parcels=_parcel_schedule(
@@ -1864,7 +1873,7 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
                 assessment.resident_lines,
                 filed_on=inputs.filed_on,
                 voters_given=inputs.voters is not None,
-                tested=_bases_tested(assessment.summary),
+                tested=tested,
             ),
             prepared.signatures,
             owner_matches=prepared.matches,
@@ -1872,9 +1881,7 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
         inhabitants=assessment.inhabitants,
         data_quality={**prepared.data_quality, "reader_notes": list(inputs.notes)},
         warnings=assessment.warnings,
-        review=review_queue(
-            prepared.signatures, prepared.pages, prepared.matches, assessment.resident_lines
-        ),
+        review=review,
         unplaced_voters=_unplaced_voters(inputs.voters, prepared.voter_place),
     )
 

@@ -753,7 +753,8 @@ def test_an_affidavit_sworn_after_filing_or_undated(tmp_path: Path) -> None:
 def _peter_on_a_resident_page(tmp_path: Path, bases: str) -> pd.DataFrame:
     """The hand-worked petition alleging ``bases``, Peter Jones on a resident page 2.
 
-    No voter file. Returns the signature schedule indexed by (page, line).
+    No voter file. Returns the signature schedule indexed by (page, line); the
+    results are in ``tmp_path / "results"``.
     """
     root = tmp_path / "p"
     config = make_petition(root)
@@ -781,6 +782,9 @@ def test_a_resident_page_of_an_owners_petition_counts_toward_nothing(tmp_path: P
     lines = _peter_on_a_resident_page(tmp_path, '["owners"]')
     assert lines.loc[(2, 1), "status"] == "page_defect"
     assert "does not allege the residents basis" in lines.loc[(2, 1), "note"]
+    # nor is it sent to review (audit V5): there is nothing to decide on it
+    review = pd.read_csv(tmp_path / "results" / "review.csv")
+    assert not (review["page"] == 2).any()
 
 
 def test_an_owner_written_etal_awaits_the_assessors_count(tmp_path: Path) -> None:
@@ -1339,6 +1343,15 @@ def test_a_voter_of_another_town_is_no_resident_or_is_reviewed(tmp_path: Path) -
         "outside_territory",
     ]
     assert "but the residence is on a roll of the petition" in res["note"].iloc[1]
+    assert (pd.read_csv(out / "review.csv")["page"] == 2).sum() == 2  # Gary, Bea
+    # the owners basis alone: the resident page counts toward nothing, its lines
+    # are page_defect, and none is sent to review (audit V5)
+    config.write_text(config.read_text().replace('["owners", "residents"]', '["owners"]'))
+    out = run_ok(config, tmp_path / "owners-only")
+    sigs = pd.read_csv(out / "signatures.csv", dtype=str).fillna("")
+    res = sigs.loc[sigs["page"] == "2"]
+    assert res["status"].tolist() == ["page_defect"] * 3 + ["outside_territory"]
+    assert not (pd.read_csv(out / "review.csv")["page"] == 2).any()
     assert "town that is not one of the petition's" in res["note"].iloc[3]
     # a town of the petition spelled otherwise in the voter file would lose its
     # voters this way: the TOWNCITY values of those on the rolls are named
