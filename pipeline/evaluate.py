@@ -827,10 +827,12 @@ def _mixed_part_areas(
 
     The towns with a polygon have their geometric parts. The rest of the
     territory, in none of the polygons given, is the part of the town listed
-    without one; of several such towns, it is shared among them as
-    :func:`part_areas` does without polygons (approximate, with a warning).
-    A rest under the sliver tolerance (as a share of the territory) where no
-    parcel of those towns lies is digitising noise along the town lines.
+    without one; of several such towns, it is shared among them in proportion
+    to the land of each one's parcels in that rest (:func:`_land_in_rest`;
+    approximate, with a warning). A rest under the sliver tolerance (as a
+    share of the territory) where no parcel of those towns lies is digitising
+    noise along the town lines. Parcels of the towns with a polygon lying in
+    the rest are warned about.
     """
     inputs = prepared.inputs
     tolerance = prepared.policy.sliver_tolerance
