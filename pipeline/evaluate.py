@@ -73,7 +73,12 @@ from pipeline.people.placement import (
     town_codes,
     unplace_unmapped,
 )
-from pipeline.people.review import review_queue, stale_decisions, value_differences
+from pipeline.people.review import (
+    review_queue,
+    stale_decisions,
+    value_differences,
+    with_unlisted_lines,
+)
 from pipeline.people.voters import (
     VoterTowns,
     match_resident_lines,
@@ -1860,6 +1865,19 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
         # nothing: there is nothing to review it for
         review = review.loc[~review["basis"].astype("str").isin(list(tested))]
         review = review.reset_index(drop=True)
+    signatures = value_differences(
+        _signature_schedule(
+            prepared.signatures,
+            prepared.pages,
+            assessment.owner_lines,
+            assessment.resident_lines,
+            filed_on=inputs.filed_on,
+            voters_given=inputs.voters is not None,
+            tested=tested,
+        ),
+        prepared.signatures,
+        owner_matches=prepared.matches,
+    ).assign(value_basis=prepared.policy.value_basis)
     return Evaluation(
         summary=assessment.summary,
         parcels=_parcel_schedule(
@@ -1867,23 +1885,11 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
             prepared.policy.value_basis,
             credited=bool((assessment.summary.get("owner_test") or {}).get("applies")),
         ),
-        signatures=value_differences(
-            _signature_schedule(
-                prepared.signatures,
-                prepared.pages,
-                assessment.owner_lines,
-                assessment.resident_lines,
-                filed_on=inputs.filed_on,
-                voters_given=inputs.voters is not None,
-                tested=tested,
-            ),
-            prepared.signatures,
-            owner_matches=prepared.matches,
-        ).assign(value_basis=prepared.policy.value_basis),
+        signatures=signatures,
         inhabitants=assessment.inhabitants,
         data_quality={**prepared.data_quality, "reader_notes": list(inputs.notes)},
         warnings=assessment.warnings,
-        review=review,
+        review=with_unlisted_lines(review, signatures, prepared.signatures),
         unplaced_voters=_unplaced_voters(inputs.voters, prepared.voter_place),
     )
 

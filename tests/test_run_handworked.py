@@ -773,6 +773,12 @@ def test_resident_lines_without_a_voter_file_await_review(tmp_path: Path) -> Non
     lines = _peter_on_a_resident_page(tmp_path, '["owners", "residents"]')
     assert lines.loc[(2, 1), "status"] == "needs_review"
     assert "no voter file" in lines.loc[(2, 1), "note"]
+    # and review.csv lists it, with no candidate, the note as its reason (audit
+    # V6): every line awaiting review is there
+    review = pd.read_csv(tmp_path / "results" / "review.csv", dtype=str).fillna("")
+    row = review.loc[review["page"] == "2"]
+    assert row[["line", "name", "candidate"]].values.tolist() == [["1", "Peter Jones", ""]]
+    assert "no voter file" in row["reason"].iloc[0]
 
 
 def test_a_resident_page_of_an_owners_petition_counts_toward_nothing(tmp_path: Path) -> None:

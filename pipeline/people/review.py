@@ -18,7 +18,13 @@ import pandas as pd
 
 from pipeline.frames import PARCEL_KEY
 
-__all__ = ["REVIEW_COLUMNS", "review_queue", "stale_decisions", "value_differences"]
+__all__ = [
+    "REVIEW_COLUMNS",
+    "review_queue",
+    "stale_decisions",
+    "value_differences",
+    "with_unlisted_lines",
+]
 
 #: Columns of ``review.csv``.
 REVIEW_COLUMNS: tuple[str, ...] = (
@@ -72,17 +78,7 @@ def review_queue(
         line with no candidate has one row with an empty ``candidate``.
     """
     basis_of = dict(zip(pages["page"].tolist(), _text(pages, "basis"), strict=True))
-    info = {
-        (int(p), int(q)): (n, a, f)
-        for p, q, n, a, f in zip(
-            signatures["page"].tolist(),
-            signatures["line"].tolist(),
-            _text(signatures, "name"),
-            _text(signatures, "address"),
-            _text(signatures, "signing_for"),
-            strict=True,
-        )
-    }
+    info = _line_info(signatures)
     rows: list[dict[str, object]] = []
     for frame, basis in ((owner_matches, "owners"), (resident_lines, "residents")):
         if frame is None or not len(frame):
@@ -109,7 +105,26 @@ def review_queue(
                 rows.append(base)
             for r in records:
                 rows.append({**base, **r})
-    out = pd.DataFrame(rows, columns=list(REVIEW_COLUMNS))
+    return _typed(pd.DataFrame(rows, columns=list(REVIEW_COLUMNS)))
+
+
+def _line_info(signatures: pd.DataFrame) -> dict[tuple[int, int], tuple[str, str, str]]:
+    """(page, line) -> (name, address, signing_for) as written."""
+    return {
+        (int(p), int(q)): (n, a, f)
+        for p, q, n, a, f in zip(
+            signatures["page"].tolist(),
+            signatures["line"].tolist(),
+            _text(signatures, "name"),
+            _text(signatures, "address"),
+            _text(signatures, "signing_for"),
+            strict=True,
+        )
+    }
+
+
+def _typed(out: pd.DataFrame) -> pd.DataFrame:
+    """Review rows with their column types (text, whole page/line, float score), sorted."""
     for col in REVIEW_COLUMNS:
         if col not in ("page", "line", "name_score"):
             out[col] = out[col].fillna("").astype(str)
@@ -117,6 +132,54 @@ def review_queue(
     out["line"] = out["line"].astype("int64")
     out["name_score"] = pd.to_numeric(out["name_score"], errors="coerce").astype("float64")
     return out.sort_values(["page", "line"], kind="stable").reset_index(drop=True)
+
+
+def with_unlisted_lines(
+    review: pd.DataFrame, schedule: pd.DataFrame, signatures: pd.DataFrame
+) -> pd.DataFrame:
+    """``review`` with a row for every line awaiting review that it does not list.
+
+    Parameters
+    ----------
+    review
+        From :func:`review_queue`.
+    schedule
+        The signature schedule (``page``, ``line``, ``basis``, ``status``,
+        ``note``): its ``needs_review`` lines are the ones to decide.
+    signatures
+        The signature lines (name, address, ``signing_for``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`REVIEW_COLUMNS`, in page/line order. A line awaiting review
+        with no match to weigh (a resident line without a voter file) gets
+        one row without a candidate, its note as the reason.
+    """
+    waiting = schedule.loc[schedule["status"].astype("str") == "needs_review"]
+    listed = set(zip(review["page"].astype("int64"), review["line"].astype("int64"), strict=True))
+    keys = list(zip(waiting["page"].astype("int64"), waiting["line"].astype("int64"), strict=True))
+    missing = [i for i, k in enumerate(keys) if k not in listed]
+    if not missing:
+        return review
+    info = _line_info(signatures)
+    basis, note = _text(waiting, "basis"), _text(waiting, "note")
+    rows = []
+    for i in missing:
+        name, address, sfor = info.get(keys[i], ("", "", ""))
+        rows.append(
+            {
+                "page": keys[i][0],
+                "line": keys[i][1],
+                "basis": basis[i],
+                "name": name,
+                "address": address,
+                "signing_for": sfor,
+                "reason": note[i],
+            }
+        )
+    extra = pd.DataFrame(rows, columns=list(REVIEW_COLUMNS))
+    return _typed(pd.concat([review, extra], ignore_index=True) if len(review) else extra)
 
 
 def stale_decisions(
