@@ -1507,6 +1507,15 @@ def _towns_sq_mi(summary: dict) -> dict[str, float]:
     return {t["swis"]: t["square_miles"] for t in summary["territory"]["towns"]}
 
 
+def _harlow_polygon_only(tmp_path: Path, east: float) -> dict:
+    """The hand-worked petition run with Harlow's polygon x 0..``east`` and none for Brinton."""
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _redraw(root, "town-a.geojson", _b(0, 0, east, 1000))
+    config.write_text(config.read_text().replace('boundary = "town-b.geojson"\n', ""))
+    return dict(json.loads((run_ok(config, tmp_path / "results") / "summary.json").read_text()))
+
+
 def test_a_polygon_given_for_one_town_only_splits_by_it(tmp_path: Path) -> None:
     """Harlow's polygon given, Brinton's not (audit G3).
 
@@ -1541,11 +1550,7 @@ def test_a_parcel_of_a_town_without_polygon_in_anothers_polygon_is_warned_about(
     # 1000..2000, 500,000 sq ft) has 200 x 500 = 100,000 sq ft, 20 % of it, in
     # Harlow's polygon. Harlow's part 1,200 x 500 = 600,000 sq ft, Brinton's
     # the rest 300 x 500 = 150,000: ratio 4
-    root = tmp_path / "p"
-    config = make_petition(root)
-    _redraw(root, "town-a.geojson", _b(0, 0, 1200, 1000))
-    config.write_text(config.read_text().replace('boundary = "town-b.geojson"\n', ""))
-    summary = json.loads((run_ok(config, tmp_path / "results") / "summary.json").read_text())
+    summary = _harlow_polygon_only(tmp_path, 1200)
     towns = _towns_sq_mi(summary)
     assert towns["104400"] / towns["104600"] == pytest.approx(4.0, rel=1e-6)
     warned = [w for w in summary["warnings"] if "other towns' rolls" in w]
@@ -1700,11 +1705,7 @@ def test_a_parcel_outside_its_towns_polygon_in_the_rest_is_warned_about(tmp_path
     # Harlow's A2 (x 500..1000, 250,000 sq ft) has 200 x 500 = 100,000, 40 %,
     # in the rest, taken as Brinton's part. Harlow 800 x 500 = 400,000 sq ft,
     # Brinton 700 x 500 = 350,000
-    root = tmp_path / "p"
-    config = make_petition(root)
-    _redraw(root, "town-a.geojson", _b(0, 0, 800, 1000))
-    config.write_text(config.read_text().replace('boundary = "town-b.geojson"\n', ""))
-    summary = json.loads((run_ok(config, tmp_path / "results") / "summary.json").read_text())
+    summary = _harlow_polygon_only(tmp_path, 800)
     towns = _towns_sq_mi(summary)
     assert towns["104400"] / towns["104600"] == pytest.approx(400 / 350, rel=1e-6)
     warned = [w for w in summary["warnings"] if "lie outside it, in the rest" in w]
