@@ -276,6 +276,11 @@ class Prepared:
         """Whether the petition names more than one town (full values, parts)."""
         return len({t.swis for t in self.inputs.towns}) > 1
 
+    @property
+    def owner_test_applies(self) -> bool:
+        """Whether the owners basis is alleged and the regime has that route (§ 2-202.1.a(2))."""
+        return "owners" in self.inputs.bases and self.regime.owner_basis_allowed
+
     def fractions(self, territory: BaseGeometry) -> pd.DataFrame:
         """:func:`pipeline.geometry.apportion` of every parcel, indexed by ``parcel_key``."""
         engine = self.engine or LocalEngine()
@@ -1406,7 +1411,7 @@ def owner_part(
     any frame with the same per-town sums (the owner test only adds up).
     """
     policy, inputs = prepared.policy, prepared.inputs
-    if "owners" in inputs.bases and prepared.regime.owner_basis_allowed:
+    if prepared.owner_test_applies:
         towns_col = schedule["town_swis"].astype("str")
         part_towns = _part_towns(inputs, schedule, areas)
         keep = towns_col.isin(part_towns).to_numpy()
@@ -1748,7 +1753,7 @@ def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame
     voters = inputs.voters
 
     # --- owners and signers --------------------------------------------------------------
-    if "owners" in inputs.bases and prepared.regime.owner_basis_allowed:
+    if prepared.owner_test_applies:
         # the rates serve the owner test only: a residents' petition needs none
         _check_rates(inputs, _part_towns(inputs, schedule, areas))
     schedule = equalize(schedule, prepared.rates, missing="nan")

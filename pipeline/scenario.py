@@ -725,7 +725,7 @@ class Scenario:
         geo = np.where(mapped, fr.fraction[safe], 0.0)
         included = ~mapped | b.has_override | (mapped & ((geo > 0) | fr.sliver[safe]))
         # as the run: several towns need their rates where the owner test applies
-        rated = prep.several_towns and "owners" in inputs.bases and prep.regime.owner_basis_allowed
+        rated = prep.several_towns and prep.owner_test_applies
         if (included & b.no_value).any() or (rated and np.isnan(b.rate[included]).any()):
             return self._assessment().summary  # raises the library's input error
         rec = np.flatnonzero(included & ~b.unmapped)
