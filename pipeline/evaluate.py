@@ -435,7 +435,9 @@ def prepare(
         if inhabitant_place is not None:
             inhabitant_place = unplace_unmapped(inhabitant_place, mapped)
         designee_place = unplace_unmapped(designee_place, mapped)
-        lookups = roll_lookups(inputs.roll, situs_norm=situs_norm)
+        lookups = roll_lookups(
+            inputs.roll, situs_norm=situs_norm, places=[t.name for t in inputs.towns]
+        )
     except BaseException:
         if pending is not None:
             pending.result()  # the owners' error, when there is one, comes first

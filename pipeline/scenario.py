@@ -78,6 +78,7 @@ from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.model import PetitionInputs
 from pipeline.people.voters import resident_test, unplaced_voters_warning
 from pipeline.tools.numbers import percent_text
+from pipeline.tools.shapes import made_valid
 from pipeline.valuation import (
     PASS_REL_TOL,
     apportion_values,
@@ -471,7 +472,7 @@ def full_fractions(scenario: Scenario) -> pd.DataFrame:
 
 def _clean(geom: BaseGeometry) -> BaseGeometry:
     """A valid, non-empty (Multi)Polygon."""
-    g = geom if geom.is_valid else shapely.make_valid(geom)
+    g = geom if geom.is_valid else made_valid(geom)
     g = polygonal(g)
     if g.is_empty:
         raise ValueError("the edit leaves an empty territory")

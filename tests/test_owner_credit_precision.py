@@ -14,7 +14,7 @@ import pandas as pd
 from test_matcher_rules import frames, person
 from test_owners import make_roll
 
-from pipeline.people.matching import owner_matcher
+from pipeline.people.matching import owner_matcher, roll_lookups
 from pipeline.people.owners import owner_counts, parse_owners
 
 
@@ -403,3 +403,32 @@ def test_a_middle_initial_written_into_the_first_name_field_is_the_initial() -> 
     assert m["owner_keys"].tolist() == [(("104401|1", 0),)]
     m = _match([rec], [{"name": "John B. Smith", "address": "12 Oak St"}])
     assert m["owner_keys"].tolist() == [()]
+
+
+def test_a_mailing_address_in_a_town_of_the_petition_is_local() -> None:
+    # PETER QUINN owns parcel 1 at 4 Alpha St, billed to 1 Beta Rd, Birch, and
+    # parcel 2 at 1 Beta Rd (no mailing address: he lives there). No record's
+    # mailing address is its own situs, so the roll alone shows no local post
+    # office; Birch is local because it is a town of the petition. One person
+    # at one address: "Peter Quinn, 1 Beta Rd, Birch" owns both parcels.
+    recs = [
+        _with_city(person("104401|1", "Peter", "", "Quinn", "4 Alpha St", "1 Beta Rd"), "Birch"),
+        person("104401|2", "Peter", "", "Quinn", "1 Beta Rd", "0 x x"),
+    ]
+    recs[1].update(mailing_address_number="", mailing_address_street="", mailing_address_suff="")
+    roll = make_roll(recs)
+    sig, pages = frames(
+        [{"page": 1, "line": 1, "name": "Peter Quinn", "address": "1 Beta Rd", "town": "Birch"}],
+        [(1, "owners")],
+    )
+    owners = parse_owners(roll)
+    lookups = roll_lookups(roll, places=["Ashford", "Birch"])
+    m = owner_matcher(sig, pages, owners, roll, lookups=lookups)
+    assert m["status"].tolist() == ["counted"]
+    assert m["owner_keys"].tolist() == [(("104401|1", 0), ("104401|2", 0))]
+    # without the towns' names, 1 Beta Rd in Birch would be a city away, unlike
+    # the situs 1 Beta Rd: two addresses, the line's (town Birch) that of parcel
+    # 1, and parcel 2 only named in the note
+    m = owner_matcher(sig, pages, owners, roll)
+    assert m["owner_keys"].tolist() == [(("104401|1", 0),)]
+    assert "104401:2" in m["note"].iloc[0]

@@ -285,6 +285,23 @@ def test_boundary_repair_and_lines(tmp_path: Path) -> None:
     assert exc.value.feature == 2 and "district" in exc.value.message
 
 
+def test_a_hole_touching_its_shell_stays_a_hole(tmp_path: Path) -> None:
+    # a 500 x 400 territory with a 100 x 100 hole at x 400..500, y 100..200: the
+    # hole touches the shell's east edge at (500, 100)-(500, 200), which makes the
+    # ring invalid as written. The area meant is 500 * 400 - 100 * 100 = 190,000;
+    # repairing by the rings' lines (make_valid's default) fills the hole: 200,000.
+    shell = [(0, 0), (500, 0), (500, 400), (0, 400)]
+    hole = [(400, 100), (500, 100), (500, 200), (400, 200)]
+    p = layer(tmp_path, {"NAME": ["a"]}, [Polygon(shell, [hole])], name="t.geojson")
+    gdf, notes = read_boundary(p, crs=None, working_crs=UTM, what="territory")
+    assert gdf.geometry.is_valid.all() and "feature 1" in notes[0]
+    assert gdf.geometry.area.sum() == pytest.approx(190_000.0)
+    # the same shape in a parcel layer: the same area
+    p = layer(tmp_path, {"SWIS": ["104401"], "PRINT_KEY": ["1.-1-1"]}, [Polygon(shell, [hole])])
+    gdf, notes = read_parcels(p, crs=None, working_crs=UTM)
+    assert gdf.geometry.area.sum() == pytest.approx(190_000.0)
+
+
 def test_boundary_no_crs(tmp_path: Path) -> None:
     p = layer(tmp_path, {"NAME": ["a"]}, [box(0, 0, 1, 1)], crs=None, name="t.shp")
     with pytest.raises(InputError, match="no CRS"):

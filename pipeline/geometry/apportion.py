@@ -19,6 +19,8 @@ import pyarrow as pa
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from pipeline.tools.shapes import made_valid
+
 __all__ = ["FRACTION_SOURCES", "apportion"]
 
 #: The values of ``fraction_source`` that :func:`apportion` produces.
@@ -463,7 +465,7 @@ def _repair(
     areas = areas.copy()
     idx = np.flatnonzero(which)
     for i in idx:
-        geoms[i] = polygonal(shapely.make_valid(geoms[i]))
+        geoms[i] = polygonal(made_valid(geoms[i]))
     areas[idx] = shapely.area(geoms[idx])
     return geoms, areas
 

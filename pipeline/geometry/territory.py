@@ -18,6 +18,7 @@ from shapely.geometry.base import BaseGeometry
 from pipeline.errors import InputError
 from pipeline.geometry.apportion import apportion, polygonal
 from pipeline.keys import town_of_swis
+from pipeline.tools.shapes import made_valid
 
 __all__ = [
     "TownParts",
@@ -90,7 +91,7 @@ def union_territory(boundary: gpd.GeoSeries) -> tuple[Any, list[str]]:
             pieces.append(geom)
             continue
         reason = shapely.is_valid_reason(geom)
-        fixed = polygonal(shapely.make_valid(geom, method="structure", keep_collapsed=False))
+        fixed = polygonal(made_valid(geom))
         repairs.append(
             f"feature {label!r}: invalid ({reason}); repaired with make_valid, "
             f"area {geom.area:.6g} -> {fixed.area:.6g}"

@@ -21,6 +21,7 @@ from pyproj.exceptions import CRSError
 from pipeline.errors import InputError
 from pipeline.frames import PARCEL_COLUMNS, PARCEL_KEY, SOURCE_ROW
 from pipeline.keys import normalize_print_key, normalize_print_keys
+from pipeline.tools.shapes import made_valid
 
 _PARQUET = (".parquet", ".geoparquet", ".pq")
 
@@ -203,7 +204,7 @@ def _repair_polygons(
     invalid = np.flatnonzero(~shapely.is_valid(geoms) | (types == 7))
     if len(invalid):
         reasons = shapely.is_valid_reason(geoms[invalid])
-        fixed = shapely.make_valid(geoms[invalid])
+        fixed = made_valid(geoms[invalid])
         for k, i in enumerate(invalid.tolist()):
             poly = _polygonal_part(fixed[k])
             if poly is None or poly.is_empty:

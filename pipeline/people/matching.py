@@ -1153,7 +1153,7 @@ def place_key(text: str) -> str:
 
 
 def _away_mailing(
-    roll: pd.DataFrame, situs: list[str], mailing: list[str]
+    roll: pd.DataFrame, situs: list[str], mailing: list[str], places: Iterable[str] = ()
 ) -> tuple[list[str], frozenset[str]]:
     """Mailing addresses in a city away from the towns keyed with that city.
 
@@ -1167,7 +1167,10 @@ def _away_mailing(
     two people. The cities of the towns are learned from the roll itself:
     the mailing city of every record whose mailing address is its own situs
     address (an owner living on the parcel: that post office serves the
-    town), and the roll's ``municipality_name``. A mailing address in any
+    town), the roll's ``municipality_name`` and ``places`` (the names of the
+    petition's towns, from the config: a roll read by
+    :func:`pipeline.io.load.load_inputs` keeps no ``municipality_name``).
+    A mailing address in any
     other city is keyed with its city, so that it is never the same address
     as a situs or a local mailing address (for linking owners and for
     matching lines); a line whose ``town`` is one of those cities is keyed
@@ -1181,6 +1184,7 @@ def _away_mailing(
     local = {c for c, a, m in zip(city, situs, mailing, strict=True) if m and m == a}
     if "municipality_name" in roll.columns:
         local |= {place_key(n) for n in set(_text_col(roll, "municipality_name"))}
+    local |= {place_key(n) for n in places}
     local.add("")
     away = frozenset(c for c, m in zip(city, mailing, strict=True) if m and c not in local)
     if not away:
@@ -1192,12 +1196,15 @@ def _away_mailing(
 
 
 def _roll_addresses_away(
-    roll: pd.DataFrame, *, situs_norm: Sequence[str] | pd.Series | None = None
+    roll: pd.DataFrame,
+    *,
+    situs_norm: Sequence[str] | pd.Series | None = None,
+    places: Iterable[str] = (),
 ) -> tuple[dict[str, tuple[tuple[str, str], ...]], frozenset[str]]:
     """``parcel_key`` -> normalised ``(address, "situs"|"mailing")`` pairs, and those away.
 
     The second: the mailing addresses keyed with a city away from the towns
-    (:func:`_away_mailing`).
+    (:func:`_away_mailing`, with the towns' names ``places``).
 
     Situs addresses first, then mailing, each in roll order, without repeats;
     a parcel with no address is absent. ``situs_norm``, when given, is the
@@ -1221,7 +1228,7 @@ def _roll_addresses_away(
         cols = [_text_series(roll, f"{prefix}_{p}") for p in ("number", "street", "suff")]
         found.append(normalize_address_columns(*cols).tolist())
     situs, mailing = found
-    mailing, away = _away_mailing(roll, situs, mailing)
+    mailing, away = _away_mailing(roll, situs, mailing, places)
     if len(set(keys)) == len(keys):
         # each parcel once (the usual roll): no repeats to drop; the parcels
         # with a situs address first, then those with a mailing address only
@@ -1278,10 +1285,18 @@ class RollLookups:
 
 
 def roll_lookups(
-    roll: pd.DataFrame, *, situs_norm: Sequence[str] | pd.Series | None = None
+    roll: pd.DataFrame,
+    *,
+    situs_norm: Sequence[str] | pd.Series | None = None,
+    places: Iterable[str] = (),
 ) -> RollLookups:
-    """The roll's addresses and labels by parcel key (see :func:`owner_references`)."""
-    addresses, away = _roll_addresses_away(roll, situs_norm=situs_norm)
+    """The roll's addresses and labels by parcel key (see :func:`owner_references`).
+
+    ``places`` are the names of the petition's towns: a mailing address in one
+    of them is local, as one in a city learned from the roll is
+    (:func:`_away_mailing`).
+    """
+    addresses, away = _roll_addresses_away(roll, situs_norm=situs_norm, places=places)
     return RollLookups(addresses, _labels(roll), away)
 
 
