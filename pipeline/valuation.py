@@ -783,11 +783,19 @@ def owner_test(
             unmapped["swis_code"].astype("str") + ":" + unmapped["print_key_code"].astype("str")
         ).tolist()
         value_col = "assessed_value"
+        if several:
+            # assessed values of towns with different rates do not add up
+            by_town = unmapped.groupby(unmapped["town_swis"].astype("str"), sort=True)
+            value = "assessed value " + ", ".join(
+                f"{_fsum(g[value_col]):.2f} in town {swis}" for swis, g in by_town
+            )
+        else:
+            value = f"assessed value {_fsum(unmapped[value_col]):.2f} in all"
         deficiencies.append(
             deficiency_for(
                 "unapportioned_records",
                 f"{len(unmapped)} roll record(s) without a parcel polygon and without an "
-                f"apportionment override (assessed value {_fsum(unmapped[value_col]):.2f} in all) "
+                f"apportionment override ({value}) "
                 "are counted as 0; the town assessor must apportion them",
                 ";".join(labels),
             )

@@ -432,3 +432,35 @@ def test_a_mailing_address_in_a_town_of_the_petition_is_local() -> None:
     m = owner_matcher(sig, pages, owners, roll)
     assert m["owner_keys"].tolist() == [(("104401|1", 0),)]
     assert "104401:2" in m["note"].iloc[0]
+
+
+def test_a_persons_name_in_the_last_name_field_goes_to_review() -> None:
+    # ORPTS writes entities in the last-name field with no first name, so WALSH
+    # DAVID R there is read as an entity (one owner, credited only through
+    # signing_for). If it is David R. Walsh, a silent not_owner would lose his
+    # parcel: his line goes to review, no credit, with the parcel as candidate.
+    # "SMITH JOHN & MARY" the same: Mary Smith's line goes to review.
+    recs = [
+        person("104401|1", "", "", "WALSH DAVID R", "6 Oak St", "6 Oak St"),
+        person("104401|2", "", "", "SMITH JOHN & MARY", "8 Oak St", "8 Oak St"),
+        person("104401|3", "", "", "MAPLE HOLDINGS LLC", "9 Oak St", "9 Oak St"),
+    ]
+    lines = [
+        {"name": "David R. Walsh", "address": "6 Oak St"},
+        {"name": "Walsh David R", "address": "6 Oak St"},  # as the roll writes it
+        {"name": "Mary Smith", "address": "8 Oak St"},
+        {"name": "Peter Walsh", "address": "6 Oak St"},  # another Walsh
+        {"name": "Maple Holdings", "address": "9 Oak St"},  # an entity's words
+    ]
+    m = _match(recs, lines)
+    assert m["status"].tolist() == [
+        "needs_review",
+        "needs_review",
+        "needs_review",
+        "not_owner",
+        "not_owner",
+    ]
+    assert m["owner_keys"].tolist() == [()] * 5
+    assert "last-name field" in m["note"].iloc[0] and "ownership override" in m["note"].iloc[0]
+    assert [c["candidate"] for c in m["candidates"].iloc[0]] == ["104401:1"]
+    assert [c["candidate"] for c in m["candidates"].iloc[2]] == ["104401:2"]

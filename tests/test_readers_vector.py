@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import geopandas as gpd
+import pandas as pd
+import pyogrio
 import pytest
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 
@@ -300,6 +302,29 @@ def test_a_hole_touching_its_shell_stays_a_hole(tmp_path: Path) -> None:
     p = layer(tmp_path, {"SWIS": ["104401"], "PRINT_KEY": ["1.-1-1"]}, [Polygon(shell, [hole])])
     gdf, notes = read_parcels(p, crs=None, working_crs=UTM)
     assert gdf.geometry.area.sum() == pytest.approx(190_000.0)
+
+
+def test_a_file_of_several_layers_is_refused(tmp_path: Path) -> None:
+    # a GeoPackage holding the 2019 boundary and the proposed one: reading its
+    # first layer (GDAL's default) could build the petition on the wrong one
+    p = tmp_path / "territory.gpkg"
+    gpd.GeoDataFrame({"NAME": ["old"]}, geometry=[box(0, 0, 2, 2)], crs=UTM).to_file(
+        p, layer="boundary_2019"
+    )
+    gpd.GeoDataFrame({"NAME": ["new"]}, geometry=[box(0, 0, 1, 1)], crs=UTM).to_file(
+        p, layer="proposed_2023"
+    )
+    with pytest.raises(InputError, match="2 layers with geometry") as exc:
+        read_boundary(p, crs=None, working_crs=UTM, what="territory")
+    assert "boundary_2019, proposed_2023" in exc.value.message
+    # a table without geometry beside the one layer (styles, metadata) is no choice
+    q = tmp_path / "one.gpkg"
+    gpd.GeoDataFrame({"NAME": ["new"]}, geometry=[box(0, 0, 1, 1)], crs=UTM).to_file(
+        q, layer="proposed_2023"
+    )
+    pyogrio.write_dataframe(pd.DataFrame({"style": ["x"]}), q, layer="layer_styles")
+    gdf, _ = read_boundary(q, crs=None, working_crs=UTM, what="territory")
+    assert gdf.geometry.area.sum() == pytest.approx(1.0)
 
 
 def test_boundary_no_crs(tmp_path: Path) -> None:

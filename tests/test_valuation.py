@@ -537,6 +537,27 @@ def test_unapportioned_records_reported_once() -> None:
     assert d["where"] == f"{T1}:SF-1;{T1}:UT-2"
 
 
+def test_unapportioned_value_across_towns_is_told_per_town() -> None:
+    # two unmapped records in town 1 (assessed 6,000 + 700 = 6,700 at rate 50) and
+    # one in town 2 (2,000 at rate 100): assessed values of different rates do not
+    # add up, so the deficiency tells each town's sum, not 8,700 "in all"
+    rows = [
+        (T1, "A", 100_000.0, 100_000.0, "geometry"),
+        (T2, "B", 50_000.0, 50_000.0, "geometry"),
+        (T1, "SF-1", 6_000.0, 0.0, "unmapped"),
+        (T1, "UT-2", 700.0, 0.0, "unmapped"),
+        (T2, "SF-3", 2_000.0, 0.0, "unmapped"),
+    ]
+    s = sched(rows, rates={T1: 50.0, T2: 100.0})
+    for col in ("apportioned_assessed", "apportioned_full"):  # counted as 0
+        s.loc[s["fraction_source"] == "unmapped", col] = 0.0
+    t = owner_test(s, towns=[T1, T2], parts_area={T1: 0.5, T2: 0.5})
+    (d,) = t["deficiencies"]
+    assert d["code"] == "unapportioned_records"
+    assert f"assessed value 6700.00 in town {T1}, 2000.00 in town {T2}" in d["message"]
+    assert "in all" not in d["message"]
+
+
 def test_empty_territory_value_fails_without_crash() -> None:
     s = sched([(T1, "A", 0.0, 0.0, "geometry")])
     t = owner_test(s, towns=[T1])

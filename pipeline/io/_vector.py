@@ -64,12 +64,13 @@ def _read_layer(path: str | Path) -> gpd.GeoDataFrame:
         if p.suffix.lower() in _PARQUET:
             gdf = gpd.read_parquet(p)
         else:
+            layer = _the_layer(p)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
                 try:
-                    gdf = pyogrio.read_dataframe(p, use_arrow=True)
+                    gdf = pyogrio.read_dataframe(p, layer=layer, use_arrow=True)
                 except Exception:
-                    gdf = pyogrio.read_dataframe(p)
+                    gdf = pyogrio.read_dataframe(p, layer=layer)
     except InputError:
         raise
     except Exception as exc:
@@ -79,6 +80,30 @@ def _read_layer(path: str | Path) -> gpd.GeoDataFrame:
     if len(gdf) == 0:
         raise InputError(p, "the layer has no feature")
     return gdf.reset_index(drop=True)
+
+
+def _the_layer(p: Path) -> str | None:
+    """The one layer with geometry of a vector file (None: the file's only layer).
+
+    A file of several layers with geometry (a county GeoPackage holding the
+    2019 and the proposed boundaries, say) is refused: reading its first
+    layer, as GDAL does, could build the petition on the wrong one.
+    """
+    try:
+        layers = pyogrio.list_layers(p)
+    except Exception:
+        return None  # the read that follows reports the problem
+    if len(layers) <= 1:
+        return None
+    spatial = [str(name) for name, kind in layers.tolist() if kind is not None]
+    if len(spatial) > 1:
+        raise InputError(
+            p,
+            f"the file holds {len(spatial)} layers with geometry ({', '.join(spatial)}); "
+            "which one is meant cannot be told: save the one wanted in a file of its own "
+            f"(e.g. ogr2ogr one.gpkg {p.name} {spatial[-1]})",
+        )
+    return spatial[0] if spatial else None
 
 
 def layer_crs(path: str | Path, *, crs: str | None = None) -> str | None:
@@ -109,7 +134,11 @@ def layer_crs(path: str | Path, *, crs: str | None = None) -> str | None:
             else:
                 declared = CRS.from_json_dict(column["crs"]).to_string()
         else:
-            info = pyogrio.read_info(p, force_total_bounds=True)
+            layers = pyogrio.list_layers(p)
+            spatial = [str(n) for n, kind in layers.tolist() if kind is not None]
+            info = pyogrio.read_info(
+                p, layer=spatial[0] if spatial else None, force_total_bounds=True
+            )
             declared = str(info["crs"]) if info["crs"] else None
             if info.get("total_bounds") is not None:
                 bounds = tuple(float(v) for v in info["total_bounds"])

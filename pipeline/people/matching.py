@@ -105,6 +105,7 @@ from pipeline.people.names import (
     person_name_parts,
     spouse_style_title,
 )
+from pipeline.people.owners import ENTITY_PATTERN, parse_owner_text
 from pipeline.tools.processes import fork_call
 
 __all__ = [
@@ -1320,6 +1321,9 @@ class OwnerIndex:
     _person_at: dict[tuple[str, int], int] = field(default_factory=dict, repr=False)
     _persons_on: dict[str, list[int]] = field(default_factory=dict, repr=False)
     _bare: dict[str, list[str]] | None = field(default=None, repr=False)
+    _person_like: dict[str, list[tuple[str, str, str, str, str]]] | None = field(
+        default=None, repr=False
+    )
 
     @property
     def rows_on_parcel(self) -> dict[str, list[tuple[int, str, str]]]:
@@ -1342,6 +1346,28 @@ class OwnerIndex:
                     bare.setdefault(b, []).append(name)
             self._bare = bare
         return self._bare
+
+    def person_like_entities(self) -> dict[str, list[tuple[str, str, str, str, str]]]:
+        """Owners read as entities whose name reads as a person's: by surname.
+
+        An ORPTS owner written in the last-name field alone, with no first name
+        and no entity word (``WALSH DAVID R``, ``SMITH JOHN & MARY``), is read
+        as an entity (:func:`pipeline.people.owners.parse_owners`): its words
+        cannot tell ``MAPLE GROVE`` from a person. Returns ``surname ->
+        [(entity name, first, middle, surname, suffix), ...]`` of each person
+        the name reads as in ``LAST FIRST`` order (built on first use).
+        """
+        if self._person_like is None:
+            found: dict[str, list[tuple[str, str, str, str, str]]] = {}
+            for name in self.entity_names:
+                if ENTITY_PATTERN.search(name):
+                    continue
+                for p in parse_owner_text(name):
+                    if p.is_owner and p.kind == "person" and p.first and p.last:
+                        parts = [normalize_name(x) for x in (p.first, p.middle, p.last, p.suffix)]
+                        found.setdefault(parts[2], []).append((name, *parts))  # type: ignore[arg-type]
+            self._person_like = found
+        return self._person_like
 
     def person_row(self, owner_row: tuple[str, int]) -> int:
         """The first person reference of an owner row (``-1`` when none)."""
@@ -1794,6 +1820,63 @@ def _parcel_labels(roll: pd.DataFrame, keys: set[str]) -> dict[str, str]:
     )
 
 
+def _person_like_entity(
+    index: OwnerIndex, tokens: Sequence[str], suffix: str
+) -> tuple[str, tuple[dict[str, object], ...]] | None:
+    """A review note and candidates when a written name is an owner read as an entity.
+
+    The owners of :meth:`OwnerIndex.person_like_entities` whose person the
+    name rules relate to the written name (:func:`compare_names`), or whose
+    words are the written words in another order (``Walsh David R``). No
+    credit: a reviewer settles it with an ownership override naming the
+    owners, which also gives the parcel its number of owners.
+    """
+    like = index.person_like_entities()
+    if not like or len(tokens) < 2:
+        return None
+    words = sorted(tokens)
+    hits: dict[str, None] = {}
+    for tok in dict.fromkeys(tokens):
+        for name, first, middle, last, sfx in like.get(tok, ()):
+            if name in hits:
+                continue
+            if (
+                compare_names(tuple(tokens), suffix, first, middle, last, sfx) is not None
+                or sorted(" ".join((first, middle, last)).split()) == words
+            ):
+                hits[name] = None
+    if not hits:
+        return None
+    cands = tuple(
+        {
+            "candidate": ";".join(
+                sorted({index.labels.get(k, k) for k, _ in index.entities[name]})
+            ),
+            "candidate_name": name,
+            "name_score": 0.0,
+            "name_evidence": "a person's name in the roll's last-name field, read as an entity",
+            "address_agreed": "not tested",
+            "candidate_addresses": "; ".join(
+                sorted(
+                    {
+                        f"{kd}: {a}"
+                        for k, _ in index.entities[name]
+                        for a, kd in index.addresses.get(k, ())
+                    }
+                )
+            ),
+        }
+        for name in list(hits)[:5]
+    )
+    first = next(iter(hits))
+    note = (
+        f"the roll writes {first!r} in the last-name field with no first name, read as an "
+        "entity (one owner, credited only through signing_for); if it names this signer "
+        "(and co-owners), an ownership override naming the owners credits the share"
+    )
+    return note, cands
+
+
 def owner_matcher(
     signatures: pd.DataFrame,
     pages: pd.DataFrame,
@@ -1926,6 +2009,9 @@ def owner_matcher(
             return "counted", rows, res.score, who, nt, cd, (tokens, suffix)
         if res.tier == "review":
             return "needs_review", (), res.score, "", res.note, cd, (tokens, suffix)
+        like = _person_like_entity(index, tokens, suffix)
+        if like:
+            return "needs_review", (), 0.0, "", like[0], like[1], (tokens, suffix)
         return "not_owner", (), 0.0, "", res.note, cd, (tokens, suffix)
 
     def match_lines(which: Sequence[int]) -> list[Line]:
