@@ -224,9 +224,36 @@ def diff(
     if not target.parent.is_dir():
         _input_error(InputError(target, "the folder to write the changes in does not exist"))
         return
-    write_csv(target, result.to_frame())
+    frame = result.to_frame()
+    refused = _diff_target_refused(target, list(frame.columns))
+    if refused:
+        _input_error(InputError(target, refused))
+        return
+    write_csv(target, frame)
     typer.echo(result.report(), nl=False)
     _err.print(f"Changes written to {target}", markup=False)
+
+
+def _diff_target_refused(target: Path, header: list[str]) -> str:
+    """Why ``petition diff`` may not write ``target`` ("" when it may).
+
+    Results folders are left as written (``petition verify`` checks their
+    bytes), and an existing file is replaced only when it is an earlier
+    changes file (the same header): never an input or another result.
+    """
+    if (target.parent / "manifest.json").is_file():
+        return "is in a results folder of `petition run`: write the changes elsewhere (--out)"
+    if target.exists():
+        if not target.is_file():
+            return "exists and is not a file"
+        with target.open("rb") as fh:
+            first = fh.readline().decode("utf-8-sig", errors="replace").strip()
+        if first != ",".join(header):
+            return (
+                "exists and is not a changes file of `petition diff`: it is left as it "
+                "was; choose another --out"
+            )
+    return ""
 
 
 @app.command()

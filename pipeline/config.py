@@ -33,8 +33,24 @@ VOTER_STATUS_CODES: tuple[str, ...] = ("A", "AM", "AF", "AP", "AU", "I", "P", "1
 DEFAULT_VOTER_STATUSES: tuple[str, ...] = ("A", "AM", "AF", "AP", "AU", "I")
 
 
+#: Control characters no text of a filing may hold (XML 1.0 cannot, so no
+#: document could be written): tab, newline and return are allowed.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _no_control_character(cls, v: Any) -> Any:
+        found = _CONTROL.search(v) if isinstance(v, str) else None
+        if found:
+            raise ValueError(
+                f"holds a control character (U+{ord(found.group()):04X}), as text pasted "
+                "from a word processor may: retype the text"
+            )
+        return v
 
 
 class PetitionSection(_Section):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -1897,7 +1897,9 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
         data_quality={**prepared.data_quality, "reader_notes": list(inputs.notes)},
         warnings=assessment.warnings,
         review=with_unlisted_lines(review, signatures, prepared.signatures),
-        unplaced_voters=_unplaced_voters(inputs.voters, prepared.voter_place),
+        unplaced_voters=_unplaced_voters(
+            inputs.voters, prepared.voter_place, statuses=prepared.policy.voter_statuses
+        ),
     )
 
 
@@ -1914,17 +1916,25 @@ UNPLACED_VOTER_COLUMNS: tuple[str, ...] = (
 
 
 def _unplaced_voters(
-    voters: pd.DataFrame | None, placement: pd.DataFrame | None
+    voters: pd.DataFrame | None,
+    placement: pd.DataFrame | None,
+    *,
+    statuses: Collection[str],
 ) -> pd.DataFrame | None:
     """The voters whose residence address names no parcel, or several (rules § 3).
 
-    Voters the board records in a town not of the petition are left out
-    (placement reason ``other_town``; counted in the resident test's
-    ``voters_other_towns``).
+    Only voters of a status the policy counts (``statuses``): a purged or
+    pre-registered voter counts nowhere, so a review of where they live needs
+    no list of them (personal data kept out of the results). Voters the board
+    records in a town not of the petition are left out too (placement reason
+    ``other_town``; counted in the resident test's ``voters_other_towns``).
     """
     if voters is None or placement is None:
         return None
     unplaced = ~placement["placed"].reindex(voters.index).fillna(False).astype(bool)
+    if "STATUS" in voters:
+        counted = {str(s).strip().upper() for s in statuses}
+        unplaced &= voters["STATUS"].astype("str").str.strip().str.upper().isin(counted)
     # a voter of another town (TOWNCITY) is no resident of the territory: not listed
     unplaced &= placement["reason"].reindex(voters.index).astype("str") != REASON_OTHER_TOWN
     rows = voters.loc[unplaced]

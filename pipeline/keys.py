@@ -355,3 +355,17 @@ def town_of_swis(swis: str) -> str:
         The first four digits followed by ``"00"``: ``"104401"`` -> ``"104400"``.
     """
     return validate_swis(swis)[:4] + "00"
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def label_order(label: str) -> tuple[tuple[int, int | str], ...]:
+    """A sort key that orders parcel labels as people read them.
+
+    ``104489:888.500-1-2`` before ``104489:888.500-1-10``: runs of digits
+    compare as numbers, the rest as text.
+    """
+    return tuple(
+        (1, int(part)) if part.isdigit() else (0, part) for part in _DIGITS.split(label) if part
+    )

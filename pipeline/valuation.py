@@ -28,6 +28,7 @@ import pyarrow.compute as pc
 
 from pipeline.errors import OVERRIDES_LABEL, RATES_LABEL, InputError, roll_label
 from pipeline.frames import PARCEL_KEY, SOURCE_ROW
+from pipeline.keys import label_order
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.people.owners import owner_counts
 from pipeline.tools import isin
@@ -779,9 +780,12 @@ def owner_test(
 
     unmapped = schedule[schedule["fraction_source"] == "unmapped"]
     if len(unmapped):
-        labels = (
-            unmapped["swis_code"].astype("str") + ":" + unmapped["print_key_code"].astype("str")
-        ).tolist()
+        labels = sorted(
+            (
+                unmapped["swis_code"].astype("str") + ":" + unmapped["print_key_code"].astype("str")
+            ).tolist(),
+            key=label_order,
+        )
         value_col = "assessed_value"
         if several:
             # assessed values of towns with different rates do not add up

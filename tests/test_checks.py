@@ -512,6 +512,15 @@ def test_line_checks() -> None:
     assert defs[1]["where"] == "lines 1:2"
 
 
+def test_line_checks_list_lines_in_page_order_whatever_the_files() -> None:
+    # the same lines in reverse file order: the same lists, page then line
+    # (numerically: 2:2 before 10:1)
+    sig = _signatures().assign(page=[1, 1, 10, 10, 3, 4], line=[1, 2, 1, 2, 1, 1])
+    sig.loc[1, "page"] = 2  # "C D" (no address) is now line 2:2
+    _, defs = line_checks(sig.iloc[::-1].reset_index(drop=True), _pages())
+    assert defs[0]["where"] == "lines 2:2, 10:2"
+
+
 def test_a_line_whose_address_lacks_its_town() -> None:
     # § 2-202.1.e(3): "street name and number, if any, and town". Lines 1:1 and
     # 3:1 have no town; 1:2 and 2:2 have no address at all (already

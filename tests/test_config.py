@@ -276,3 +276,20 @@ def test_a_town_listed_twice_names_the_towns_key(tmp_path: Path) -> None:
         load_config(_write(tmp_path, MINIMAL + "\n" + town))
     assert err.value.column == "towns"
     assert "town 104400 is listed twice" in err.value.problem
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "column"),
+    [
+        # U+000B is the line break a word processor puts in pasted text: no
+        # document (XML) can hold it, so the run would fail while writing
+        ('name = "Village of Example"', 'name = "Village of\\u000bExample"', "petition.name"),
+        ('name = "Kinderhook"', 'name = "Kinder\\u0007hook"', "towns.104400.name"),
+    ],
+)
+def test_a_control_character_in_a_text_is_bad_input(
+    tmp_path: Path, old: str, new: str, column: str
+) -> None:
+    with pytest.raises(InputError, match="control character") as exc:
+        load_config(_write(tmp_path, MINIMAL.replace(old, new)))
+    assert exc.value.column == column

@@ -272,6 +272,30 @@ def test_diff_command_prints_and_writes_csv(two_runs, tmp_path: Path) -> None:
     assert "nope" in bad.stderr
 
 
+def test_diff_replaces_only_an_earlier_changes_file(two_runs, tmp_path: Path) -> None:
+    # the same diff twice writes the same file; an input (here a roll) or a file
+    # of a results folder is never replaced: exit 2, the file left as it was
+    _, r22, r23 = two_runs
+    runner = CliRunner()
+    out = tmp_path / "changes.csv"
+    for _ in range(2):
+        proc = runner.invoke(app, ["diff", str(r22), str(r23), "--out", str(out)])
+        assert proc.exit_code == 0, proc.output
+    roll = tmp_path / "roll.csv"
+    roll.write_text("swis_code,print_key_code,assessment_total\n104401,1.-1-1,100\n")
+    before = roll.read_bytes()
+    proc = runner.invoke(app, ["diff", str(r22), str(r23), "--out", str(roll)])
+    assert proc.exit_code == 2 and "not a changes file" in proc.stderr
+    assert roll.read_bytes() == before
+    summary = r23 / "summary.json"
+    before = summary.read_bytes()
+    for target in (summary, r23):  # a result file, or the results folder itself
+        proc = runner.invoke(app, ["diff", str(r22), str(r23), "--out", str(target)])
+        assert proc.exit_code == 2 and "results folder" in proc.stderr
+    assert summary.read_bytes() == before
+    assert not [p for p in r23.iterdir() if p.name.startswith("diff-")]
+
+
 def test_diff_of_two_results_folders_of_one_name(two_runs, tmp_path: Path) -> None:
     # y2022/out and y2023/out, each run's own "out": the default file name is
     # made of both paths without separators, beside the later folder; --out may

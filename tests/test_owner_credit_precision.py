@@ -464,3 +464,18 @@ def test_a_persons_name_in_the_last_name_field_goes_to_review() -> None:
     assert "last-name field" in m["note"].iloc[0] and "ownership override" in m["note"].iloc[0]
     assert [c["candidate"] for c in m["candidates"].iloc[0]] == ["104401:1"]
     assert [c["candidate"] for c in m["candidates"].iloc[2]] == ["104401:2"]
+
+
+def test_a_review_note_does_not_depend_on_the_rolls_order() -> None:
+    # MARY SMITH lives at 8 Oak St (parcel 1) and owns a lot at 40 Elm St billed
+    # there (parcel 2). "Mary Smtih, 8 Oak St" is a typo for review; its note
+    # names the parcel AT the address (her home, the situs), however the roll
+    # is ordered
+    recs = [
+        person("104401|2", "Mary", "", "Smith", "40 Elm St", "8 Oak St"),
+        person("104401|1", "Mary", "", "Smith", "8 Oak St", "8 Oak St"),
+    ]
+    line = [{"name": "Mary Smtih", "address": "8 Oak St"}]
+    notes = [_match(order, line)["note"].iloc[0] for order in (recs, recs[::-1])]
+    assert notes[0] == notes[1]
+    assert "(104401:1)" in notes[0]

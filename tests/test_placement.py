@@ -196,19 +196,22 @@ def test_the_town_decides_between_one_address_in_two_towns() -> None:
 
 
 def test_unplaced_voters_listed_with_their_reason() -> None:
+    from pipeline.config import DEFAULT_VOTER_STATUSES
     from pipeline.evaluate import _unplaced_voters
 
     # voter 0 at 12 Oak St (placed), 1 at 20 Elm Ave (two parcels: ambiguous),
-    # 2 at 99 Nowhere Rd (no parcel): voters 1 and 2 are listed, no birth date
+    # 2 at 99 Nowhere Rd (no parcel): voters 1 and 2 are listed, no birth date.
+    # Voter 3 (purged) and 4 (pre-registered, 17) at 99 Nowhere Rd too count
+    # nowhere under the default statuses: not listed (personal data kept out)
     voters = pd.DataFrame(
         {
-            "SBOEID": ["NY1", "NY2", "NY3"],
-            "LASTNAME": ["LEE", "RAY", "FOX"],
-            "FIRSTNAME": ["ANN", "BOB", "CY"],
-            "STATUS": ["A", "A", "I"],
-            "RADDNUMBER": ["12", "20", "99"],
-            "RSTREETNAME": ["OAK ST", "ELM AVE", "NOWHERE RD"],
-            "DOB": ["19600101", "19700101", "19800101"],
+            "SBOEID": ["NY1", "NY2", "NY3", "NY4", "NY5"],
+            "LASTNAME": ["LEE", "RAY", "FOX", "OX", "DOE"],
+            "FIRSTNAME": ["ANN", "BOB", "CY", "DI", "ED"],
+            "STATUS": ["A", "A", "I", "P", "17"],
+            "RADDNUMBER": ["12", "20", "99", "99", "99"],
+            "RSTREETNAME": ["OAK ST", "ELM AVE", "NOWHERE RD", "NOWHERE RD", "NOWHERE RD"],
+            "DOB": ["19600101", "19700101", "19800101", "19900101", "20080101"],
         }
     )
     from pipeline.people.voters import voter_addresses
@@ -216,12 +219,15 @@ def test_unplaced_voters_listed_with_their_reason() -> None:
     place = place_addresses(
         voter_addresses(voters), situs=situs_addresses(_roll()), fractions=_fractions()
     )
-    listed = _unplaced_voters(voters, place)
+    listed = _unplaced_voters(voters, place, statuses=DEFAULT_VOTER_STATUSES)
     assert listed is not None
     assert listed["SBOEID"].tolist() == ["NY2", "NY3"]
     assert listed["reason"].tolist() == ["ambiguous", "no_match"]
     assert listed["residence"].tolist() == ["20 ELM AVE", "99 NOWHERE RD"]
     assert "DOB" not in listed.columns
+    # a policy counting purged voters lists them too
+    listed = _unplaced_voters(voters, place, statuses=(*DEFAULT_VOTER_STATUSES, "P"))
+    assert listed is not None and listed["SBOEID"].tolist() == ["NY2", "NY3", "NY4"]
 
 
 def test_a_person_at_a_record_without_polygon_cannot_be_placed() -> None:

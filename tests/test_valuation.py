@@ -544,9 +544,9 @@ def test_unapportioned_value_across_towns_is_told_per_town() -> None:
     rows = [
         (T1, "A", 100_000.0, 100_000.0, "geometry"),
         (T2, "B", 50_000.0, 50_000.0, "geometry"),
-        (T1, "SF-1", 6_000.0, 0.0, "unmapped"),
-        (T1, "UT-2", 700.0, 0.0, "unmapped"),
         (T2, "SF-3", 2_000.0, 0.0, "unmapped"),
+        (T1, "UT-10", 700.0, 0.0, "unmapped"),
+        (T1, "UT-9", 6_000.0, 0.0, "unmapped"),
     ]
     s = sched(rows, rates={T1: 50.0, T2: 100.0})
     for col in ("apportioned_assessed", "apportioned_full"):  # counted as 0
@@ -556,6 +556,8 @@ def test_unapportioned_value_across_towns_is_told_per_town() -> None:
     assert d["code"] == "unapportioned_records"
     assert f"assessed value 6700.00 in town {T1}, 2000.00 in town {T2}" in d["message"]
     assert "in all" not in d["message"]
+    # listed as people read them, whatever the roll's order: 9 before 10
+    assert d["where"] == f"{T1}:UT-9;{T1}:UT-10;{T2}:SF-3"
 
 
 def test_empty_territory_value_fails_without_crash() -> None:

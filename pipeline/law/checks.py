@@ -1004,6 +1004,15 @@ def line_checks(
         ``owner_page_without_value`` (owner-page lines without the credited
         assessed valuation), each listing ``page:line``.
     """
+    # the lines in page and line order, whatever the file's
+    signatures = signatures.iloc[
+        np.lexsort(
+            (
+                signatures["line"].astype("int64").to_numpy(),
+                signatures["page"].astype("int64").to_numpy(),
+            )
+        )
+    ]
     where = (
         signatures["page"].astype("int64").astype(str)
         + ":"

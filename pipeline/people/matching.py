@@ -963,8 +963,10 @@ def match_people(
     if not recs:
         return MatchResult("none", -1, 0.0, "", ())
 
-    def order(r: tuple[int, NameComparison, str, str]) -> tuple[float, bool, int]:
-        return (-r[1].score, r[2] != "same", r[0])
+    def order(r: tuple[int, NameComparison, str, str]) -> tuple[float, bool, bool, str, int]:
+        # the best name, an address that agrees, a home (situs) before a
+        # mailing address, then the parcel's label: not the roll's order
+        return (-r[1].score, r[2] != "same", r[3] != "situs", ref.label[r[0]], r[0])
 
     def candidate(r: tuple[int, NameComparison, str, str]) -> Candidate:
         nc = r[1]
