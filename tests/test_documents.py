@@ -224,6 +224,25 @@ def test_schedule_totals_across_towns_are_of_full_values_only(tmp_path: Path) ->
     assert [c.value for c in ws[ws.max_row]] == ["Total", 100_000.0, 100_000.0]
 
 
+def test_a_total_with_a_figure_unknown_is_blank(tmp_path: Path) -> None:
+    # one town without an equalization rate: the full value of a counted line
+    # is unknown (blank); a line not counted is credited 0, whatever the rate.
+    # 100,000 + unknown is unknown: the total is blank, not $0.00
+    signatures = pd.DataFrame(
+        {"status": ["counted", "not_owner"], "credit_assessed": [100_000.0, 0.0]}
+    ).assign(credit_full=[float("nan"), 0.0])
+    parcels = pd.DataFrame(
+        {"town_swis": ["104400"], "apportioned_assessed": [100_000.0]}
+    ).assign(apportioned_full=[float("nan")])
+    files = write_schedules(tmp_path, parcels=parcels, signatures=signatures, when=WHEN)
+    ws = openpyxl.load_workbook(files["schedule-signatures.xlsx"]).active
+    assert ws is not None
+    assert [c.value for c in ws[ws.max_row]] == ["Total", 100_000.0, None]
+    ws = openpyxl.load_workbook(files["schedule-parcels.xlsx"]).active
+    assert ws is not None
+    assert [c.value for c in ws[ws.max_row]] == ["Total", 100_000.0, None]
+
+
 def test_certification_two_towns(tmp_path: Path) -> None:
     # town 104400 (rate 100): assessed 200,000.25 = full 200,000.25; signers 100,000.00
     # town 104600 (rate 50): assessed 80,000 → full 80,000 / 0.5 = 160,000.00;

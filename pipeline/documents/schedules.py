@@ -113,10 +113,13 @@ def write_schedule_xlsx(
         total_row[0] = "Total"
         for c in totals:
             values = pd.to_numeric(frame[c], errors="coerce")
-            # a column with no figure at all (full values of one town without
-            # a rate) has no total either: blank, not $0.00
+            # a column with a figure unknown (the full value of a line or
+            # parcel of one town without a rate) has no total either: blank,
+            # not the sum of the figures known ($0.00 of the lines not counted)
             total_row[columns.index(c)] = (
-                total(values.astype("float64").tolist()) if values.notna().any() else None
+                total(values.astype("float64").tolist())
+                if len(values) and values.notna().all()
+                else None
             )
     formats = [_format(col) for col in columns]
     letters = [get_column_letter(i + 1) for i in range(len(columns))]
