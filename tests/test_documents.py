@@ -231,9 +231,9 @@ def test_a_total_with_a_figure_unknown_is_blank(tmp_path: Path) -> None:
     signatures = pd.DataFrame(
         {"status": ["counted", "not_owner"], "credit_assessed": [100_000.0, 0.0]}
     ).assign(credit_full=[float("nan"), 0.0])
-    parcels = pd.DataFrame(
-        {"town_swis": ["104400"], "apportioned_assessed": [100_000.0]}
-    ).assign(apportioned_full=[float("nan")])
+    parcels = pd.DataFrame({"town_swis": ["104400"], "apportioned_assessed": [100_000.0]}).assign(
+        apportioned_full=[float("nan")]
+    )
     files = write_schedules(tmp_path, parcels=parcels, signatures=signatures, when=WHEN)
     ws = openpyxl.load_workbook(files["schedule-signatures.xlsx"]).active
     assert ws is not None

@@ -489,3 +489,37 @@ def test_results_folder_gets_the_usual_permissions(tmp_path: Path) -> None:
         (tmp / "a.txt").write_text("x")
     assert (tmp_path / "out").stat().st_mode & 0o777 == probe.stat().st_mode & 0o777
     assert os.listdir(tmp_path / "out") == ["a.txt"]
+
+
+def test_what_a_killed_run_left_is_cleared_by_the_next(tmp_path: Path) -> None:
+    # a run killed while writing leaves .out.partial-PID-* (results never
+    # finished); one killed between its two renames leaves the earlier results
+    # as .out.old-PID-* and no out. The next run clears the first and puts the
+    # second back (then replaces it with its own); a running process's are kept
+    import os
+    import subprocess
+    import sys
+
+    from pipeline.io.results import _sweep_stale, atomic_output_dir
+
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    pid = int(dead.stdout)
+    partial = tmp_path / f".out.partial-{pid}-aaaa"
+    old = tmp_path / f".out.old-{pid}-bbbb"
+    mine = tmp_path / f".out.partial-{os.getpid()}-cccc"  # this process: running
+    for d in (partial, old, mine):
+        d.mkdir()
+    (old / "manifest.json").write_text("{}")
+    _sweep_stale(tmp_path / "out", marker="manifest.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [mine.name, "out"]
+    assert (tmp_path / "out" / "manifest.json").read_text() == "{}"
+    partial.mkdir()
+    with atomic_output_dir(tmp_path / "out") as tmp:
+        (tmp / "manifest.json").write_text('{"new": 1}')
+    assert sorted(p.name for p in tmp_path.iterdir()) == [mine.name, "out"]
+    assert (tmp_path / "out" / "manifest.json").read_text() == '{"new": 1}'

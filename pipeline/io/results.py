@@ -50,6 +50,7 @@ def atomic_output_dir(final: Path, *, marker: str = "manifest.json") -> Iterator
     final = Path(final)
     check_results_folder(final, marker=marker)
     final.parent.mkdir(parents=True, exist_ok=True)
+    _sweep_stale(final, marker=marker)
     # a plain mkdir (not mkdtemp's 0700): the results get the user's usual
     # permissions (umask), as any folder they make
     tmp = final.parent / f".{final.name}.partial-{os.getpid()}-{uuid.uuid4().hex[:12]}"
@@ -66,6 +67,44 @@ def atomic_output_dir(final: Path, *, marker: str = "manifest.json") -> Iterator
     tmp.rename(final)
     if backup is not None:
         shutil.rmtree(backup, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def _sweep_stale(final: Path, *, marker: str) -> None:
+    """Clear what a run killed while writing ``final`` left beside it.
+
+    A ``.NAME.partial-PID-*`` folder of a process no longer running is
+    removed (results never finished). A ``.NAME.old-PID-*`` folder is an
+    earlier run's results moved aside while the new ones were put in place:
+    when ``final`` is missing (the run died between the two renames) it is
+    put back, else removed. Folders of a running process are left alone.
+    """
+    prefix = f".{final.name}."
+    try:
+        entries = sorted(final.parent.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        rest = entry.name[len(prefix) :] if entry.name.startswith(prefix) else ""
+        kind, _, tail = rest.partition("-")
+        pid = tail.partition("-")[0]
+        if kind not in ("partial", "old") or not pid.isdigit() or not entry.is_dir():
+            continue
+        if _alive(int(pid)):
+            continue
+        if kind == "old" and not final.exists() and (entry / marker).is_file():
+            entry.rename(final)
+        else:
+            shutil.rmtree(entry, ignore_errors=True)
 
 
 def check_no_input_inside(final: Path, inputs: Mapping[str, Path]) -> None:
