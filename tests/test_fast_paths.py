@@ -523,3 +523,17 @@ def test_what_a_killed_run_left_is_cleared_by_the_next(tmp_path: Path) -> None:
         (tmp / "manifest.json").write_text('{"new": 1}')
     assert sorted(p.name for p in tmp_path.iterdir()) == [mine.name, "out"]
     assert (tmp_path / "out" / "manifest.json").read_text() == '{"new": 1}'
+
+
+def test_a_failed_run_leaves_no_folder_it_made(tmp_path: Path) -> None:
+    # --out runs/new/c of a run that fails: runs/new (made for it) is removed
+    # again; runs (there before) stays
+    import pytest
+
+    from pipeline.io.results import atomic_output_dir
+
+    (tmp_path / "runs").mkdir()
+    with pytest.raises(RuntimeError), atomic_output_dir(tmp_path / "runs" / "new" / "c"):
+        raise RuntimeError("bad input found late")
+    assert [p.name for p in tmp_path.iterdir()] == ["runs"]
+    assert list((tmp_path / "runs").iterdir()) == []

@@ -49,6 +49,7 @@ def atomic_output_dir(final: Path, *, marker: str = "manifest.json") -> Iterator
     """
     final = Path(final)
     check_results_folder(final, marker=marker)
+    made = [p for p in (final.parent, *final.parent.parents) if not p.exists()]
     final.parent.mkdir(parents=True, exist_ok=True)
     _sweep_stale(final, marker=marker)
     # a plain mkdir (not mkdtemp's 0700): the results get the user's usual
@@ -59,6 +60,9 @@ def atomic_output_dir(final: Path, *, marker: str = "manifest.json") -> Iterator
         yield tmp
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
+        for folder in made:  # the folders made for the results, innermost first
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only when empty
         raise
     backup: Path | None = None
     if final.exists():
