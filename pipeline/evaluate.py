@@ -1745,11 +1745,17 @@ def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame
     areas = with_value_parts(inputs, schedule, areas, warnings)
 
     # --- voters (§ 2-202.1.a(1)): the lines were matched in prepare
+    # a person's home is where the map puts the parcel: an apportionment
+    # override moves value, not land (a parcel wholly inside apportioned at
+    # 0.25 is still wholly inside); only a record without polygon is placed by
+    # its override
     inside_fraction = (
         schedule.loc[schedule["fraction_source"] != "unmapped"]
         .drop_duplicates(PARCEL_KEY)
         .set_index(PARCEL_KEY)["fraction_in_territory"]
     )
+    on_map = inside_fraction.index.to_series().map(geometric).astype("float64")
+    inside_fraction = on_map.where(on_map.notna(), inside_fraction)
     threshold = policy.straddle_voter_threshold
     voter_place = None
     voters = inputs.voters

@@ -124,6 +124,8 @@ class _People:
 
     Per person: ``pos`` (position of the parcel polygon, -1 for none) and, when
     the parcel has an apportionment override, its fixed fraction (``fixed``).
+    A parcel on the map is placed by the map (an override moves value, not
+    land); a record without polygon by its override.
     """
 
     pos: IntArray
@@ -142,8 +144,9 @@ class _People:
 
     def fraction(self, fraction: FloatArray) -> FloatArray:
         """Each person's parcel fraction (as :func:`pipeline.evaluate.relocate`)."""
-        geo = np.where(self.pos >= 0, fraction[np.maximum(self.pos, 0)], 0.0)
-        out: FloatArray = np.where(self.fixed, self.fixed_value, geo)
+        on_map = self.pos >= 0
+        geo = np.where(on_map, fraction[np.maximum(self.pos, 0)], 0.0)
+        out: FloatArray = np.where(self.fixed & ~on_map, self.fixed_value, geo)
         return out
 
 

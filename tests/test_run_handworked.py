@@ -1711,3 +1711,39 @@ def test_a_parcel_outside_its_towns_polygon_in_the_rest_is_warned_about(tmp_path
     warned = [w for w in summary["warnings"] if "lie outside it, in the rest" in w]
     assert len(warned) == 1 and "104489:1.-1-2 of town 104400 (40.0%)" in warned[0]
     assert "the part of Brinton (104600)" in warned[0]
+
+
+def test_a_person_is_placed_by_the_map_not_by_an_override(tmp_path: Path) -> None:
+    # John Smith lives at 1 Main St, parcel 1.-1-1, wholly inside the territory
+    # (0..500 x 0..500 in 0..1500 x 0..500). The assessor apportions only 0.25
+    # of its value to the territory: value, not land, so his home is still
+    # inside. Sue Brown at 4 Main St, parcel 2.-1-2 (1000..2000 x 500..1000),
+    # lies wholly outside though an override puts 0.75 of its value in: her home
+    # is outside. The list of inhabitants and the designees say so alike.
+    from pipeline.scenario import Scenario
+
+    root = tmp_path / "p"
+    config = make_petition(root)
+    (root / "apportionment.csv").write_text(
+        "swis_code,print_key_code,fraction_in_territory,value_in_territory,note\n"
+        "104489,1.-1-1,0.25,,\n104689,2.-1-2,0.75,,\n"
+    )
+    (root / "inhabitants.csv").write_text(
+        "name,address,town\nJohn Smith,1 Main St,Harlow\nSue Brown,4 Main St,Brinton\n"
+    )
+    config.write_text(
+        config.read_text()
+        + '\n[inhabitants]\nfile = "inhabitants.csv"\n'
+        + '\n[overrides]\napportionment = "apportionment.csv"\n'
+    )
+    out = run_ok(config, tmp_path / "results")
+    listed = pd.read_csv(out / "inhabitants.csv", dtype=str, keep_default_na=False)
+    assert listed[["name", "status", "fraction"]].values.tolist() == [
+        ["John Smith", "inside", "1.0"],
+        ["Sue Brown", "outside", "0.0"],
+    ]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["designees"]["residing_in_territory"] == 1  # John Smith, 1 of 1
+    sc = Scenario.from_config(config).results()
+    assert sc["designees"] == summary["designees"]
+    assert sc["population"] == summary["population"]
