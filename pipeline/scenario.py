@@ -84,6 +84,7 @@ from pipeline.valuation import (
     apportion_values,
     credit_signers,
     equalize,
+    full_value,
     owner_test,
 )
 
@@ -735,7 +736,7 @@ class Scenario:
         rec = np.flatnonzero(included & ~b.unmapped)
         fraction = np.where(b.has_override[rec], b.ov_fraction[rec], geo[rec])
         assessed = np.where(b.has_override[rec], b.ov_apportioned[rec], b.value[rec] * geo[rec])
-        full = assessed * 100.0 / b.rate[rec]  # as valuation.equalize
+        full = full_value(assessed, b.rate[rec])  # as valuation.equalize
         share = b.share[rec]
         town = b.town[rec]
         # one row per town part: the sums of its records (owner_test only adds up);

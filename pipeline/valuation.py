@@ -22,6 +22,7 @@ from datetime import date
 from typing import Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -425,10 +426,25 @@ def equalize(
     rate_col = towns.map(lambda s: float(rates[s]) if rates.get(s) is not None else np.nan)
     out = schedule.copy()
     out["equalization_rate"] = rate_col.astype("float64").to_numpy()
-    # A * 100 / r, not A / (r / 100): one rounding for a whole-dollar A
-    # (230,000 at 70 % is 328,571.42857142857, not ...42864)
-    out["apportioned_full"] = out["apportioned_assessed"] * 100.0 / out["equalization_rate"]
+    out["apportioned_full"] = full_value(
+        out["apportioned_assessed"].to_numpy(dtype="float64"),
+        out["equalization_rate"].to_numpy(dtype="float64"),
+    )
     return out
+
+
+def full_value(assessed: npt.NDArray[np.float64], rate: npt.NDArray[np.float64]) -> Any:
+    """Full value of assessed values at equalization rates (percent).
+
+    Notes
+    -----
+    :math:`F = A \\cdot 100 / r`, not :math:`A / (r / 100)`: one rounding for
+    a whole-dollar :math:`A` (230,000 at 70 % is 328,571.42857142857, not
+    ...42864). At a rate of 100 the full value *is* the assessed value, to the
+    last digit: :math:`A \\cdot 100` would round a fractional :math:`A` first
+    (3,691.594879931362 would come back as ...13614).
+    """
+    return np.where(rate == 100.0, assessed, assessed * 100.0 / rate)
 
 
 # --------------------------------------------------------------------------- signers' credits

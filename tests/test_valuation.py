@@ -249,6 +249,20 @@ def test_equalize() -> None:
         equalize(s, {T1: 0.0, T2: 100.0})
 
 
+def test_at_a_rate_of_100_full_value_is_assessed_value_to_the_last_digit() -> None:
+    # a parcel of the sample apportioned at 3,691.594879931362: x 100 / 100 gives
+    # 3,691.5948799313614 (x 100 rounds first). At 100 % the full value is the
+    # assessed value, exactly; at 70 % a whole-dollar 230,000 is 230,000 x 100 /
+    # 70 = 328,571.42857142857 (one rounding)
+    from pipeline.valuation import full_value
+
+    a = 3_691.594879931362
+    assert a * 100.0 / 100.0 != a  # what the plain formula does
+    got = full_value(np.array([a, 230_000.0]), np.array([100.0, 70.0]))
+    assert got[0] == a
+    assert got[1] == 328_571.42857142857
+
+
 # ----------------------------------------------------------------------------- credits
 
 
