@@ -71,14 +71,18 @@ def run(
     config: Annotated[Path, typer.Argument(help="The petition's config file (TOML).")],
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Results folder (default: the config's output dir)."),
+        typer.Option(
+            "--out",
+            help="Results folder (default: the config's [output] dir, else "
+            "data/processed/<petition name> under the current folder).",
+        ),
     ] = None,
     roll_year: Annotated[
         int | None,
         typer.Option(
             "--roll-year",
             help="Force the roll year of every town (default: the last roll completed "
-            "before filed_on, or the town's roll_year key).",
+            "as of filed_on, or the town's roll_year key).",
         ),
     ] = None,
     engine: EngineOption = "local",
@@ -115,7 +119,13 @@ def run(
 @app.command()
 def sample(
     directory: Annotated[Path, typer.Argument(help="Folder to write the sample petition into.")],
-    parcels: Annotated[int, typer.Option(help="Roll records in all towns.", min=50)] = 3000,
+    parcels: Annotated[
+        int,
+        typer.Option(
+            help="Roll records in all towns: at least 66 a town (132 for the default 2).",
+            min=1,
+        ),
+    ] = 3000,
     towns: Annotated[int, typer.Option(help="Number of towns.", min=1, max=9)] = 2,
     seed: Annotated[int, typer.Option(help="Random seed (same seed, same bytes).")] = 1,
     years: Annotated[

@@ -46,7 +46,17 @@ DIFF_COLUMNS = (
     "name",
 )
 
+
 #: Per-parcel figures compared (parcels.csv columns).
+def _count_text(value: object) -> str:
+    """An owner count as written in a report (``3``; ``""`` when missing)."""
+    try:
+        number = float(str(value))
+    except ValueError:
+        return ""
+    return str(int(number)) if number == number else ""
+
+
 VALUE_FIELDS = (
     "assessed_value",
     "fraction_in_territory",
@@ -360,13 +370,20 @@ def diff_results(a: ResultSet, b: ResultSet) -> ResultsDiff:
 
     both = sorted(ka & kb)
     owners_changed: dict[tuple[str, str], tuple[str, str]] = {}
+    counted = "owner_count" in pa.columns and "owner_count" in pb.columns
     for k in both:
         oa, ob = pa.loc[k, "owners"], pb.loc[k, "owners"]
+        sa = "" if not isinstance(oa, str) else oa
+        sb = "" if not isinstance(ob, str) else ob
         if owner_set(oa) != owner_set(ob):
-            sa = "" if not isinstance(oa, str) else oa
-            sb = "" if not isinstance(ob, str) else ob
             owners_changed[k] = (sa, sb)
             rows.append(row("owners_changed", k, pb, field="owners", before=sa, after=sb))
+        elif counted and _differs(pa.loc[k, "owner_count"], pb.loc[k, "owner_count"]):
+            # the same names, another number of owners (an ownership override
+            # giving the count): each co-owner's share changes
+            ca, cb = _count_text(pa.loc[k, "owner_count"]), _count_text(pb.loc[k, "owner_count"])
+            owners_changed[k] = (f"{sa} ({ca} owners)", f"{sb} ({cb} owners)")
+            rows.append(row("owners_changed", k, pb, field="owner_count", before=ca, after=cb))
     for k in both:
         for f in VALUE_FIELDS:
             if f in pa.columns and f in pb.columns and _differs(pa.loc[k, f], pb.loc[k, f]):

@@ -344,3 +344,23 @@ def test_a_summary_edited_into_nonsense_is_bad_input(tmp_path: Path) -> None:
     with pytest.raises(InputError) as exc:
         read_results(tmp_path)
     assert Path(str(exc.value.file)).name == "summary.json"
+
+
+def test_diff_tells_an_owner_count_changed_by_an_override(tmp_path: Path) -> None:
+    # 1.-1-2 is MARY JONES and PETER JONES (2 owners; Mary is credited 50,000 / 2
+    # = 25,000). The assessor's ownership override then counts 3 owners of the
+    # same names: the same owners by name, another number, and Mary's credit is
+    # 50,000 / 3 = 16,666.67. The diff says the owners changed (the count)
+    root = tmp_path / "p"
+    config = make_petition(root)
+    before = run_petition(config, out=tmp_path / "before")
+    (root / "ownership.csv").write_text(
+        "swis_code,print_key_code,owner_count,owners,note\n104489,1.-1-2,3,,deed names a third\n"
+    )
+    config.write_text(config.read_text() + '\n[overrides]\nownership = "ownership.csv"\n')
+    after = run_petition(config, out=tmp_path / "after")
+    result = diff_results(read_results(before), read_results(after))
+    table = result.to_frame()
+    counts = table[(table["change"] == "owners_changed") & (table["field"] == "owner_count")]
+    assert counts[["print_key_code", "before", "after"]].values.tolist() == [["1.-1-2", "2", "3"]]
+    assert "Owners changed: 1" in result.report()
