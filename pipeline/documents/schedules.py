@@ -319,7 +319,9 @@ def write_schedules(
         if several_towns is not None
         else "town_swis" in parcels and parcels["town_swis"].nunique(dropna=True) > 1
     )
-    assessed = () if several else ("assessed_value", "apportioned_assessed")
+    # the roll's whole-parcel values (assessed_value) are not totalled: beside
+    # the territory's apportioned total their sum would mislead
+    assessed = () if several else ("apportioned_assessed",)
     files = {
         "schedule-parcels.xlsx": write_schedule_xlsx(
             directory / "schedule-parcels.xlsx",
