@@ -1503,10 +1503,16 @@ def finish_summary(
 
     share = sym_sq_mi = None
     if inputs.district is not None:
-        district_area = inputs.district.area
+        # both areas on the ellipsoid, as the territory's (rules § 1): the share
+        # does not depend on the CRS the work is done in
         sym_geom = territory.symmetric_difference(inputs.district)
-        share = sym_geom.area / district_area if district_area > 0 else math.inf
         sym_sq_mi = geodesic_area_sq_mi(sym_geom, inputs.working_crs) if sym_geom.area else 0.0
+        district_sq_mi = (
+            geodesic_area_sq_mi(inputs.district, inputs.working_crs)
+            if inputs.district.area > 0
+            else 0.0
+        )
+        share = sym_sq_mi / district_sq_mi if district_sq_mi > 0 else math.inf
     area, adef = area_check(
         territory_sq_mi,
         regime=regime,
