@@ -15,7 +15,7 @@ from test_matcher_rules import frames, person
 from test_owners import make_roll
 
 from pipeline.people.matching import owner_matcher, roll_lookups
-from pipeline.people.owners import owner_counts, parse_owners
+from pipeline.people.owners import owner_counts, owner_quality, parse_owners
 
 
 def _match(recs: list[dict[str, Any]], lines: list[dict[str, Any]], **kw: Any) -> pd.DataFrame:
@@ -464,6 +464,9 @@ def test_a_persons_name_in_the_last_name_field_goes_to_review() -> None:
     assert "last-name field" in m["note"].iloc[0] and "ownership override" in m["note"].iloc[0]
     assert [c["candidate"] for c in m["candidates"].iloc[0]] == ["104401:1"]
     assert [c["candidate"] for c in m["candidates"].iloc[2]] == ["104401:2"]
+    # the data-quality notes list both parcels (MAPLE HOLDINGS LLC has its word)
+    quality = owner_quality(parse_owners(make_roll(recs)))
+    assert quality["person_names_in_last_name_field"]["keys"] == ["104401|1", "104401|2"]
 
 
 def test_a_review_note_does_not_depend_on_the_rolls_order() -> None:

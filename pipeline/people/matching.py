@@ -105,7 +105,7 @@ from pipeline.people.names import (
     person_name_parts,
     spouse_style_title,
 )
-from pipeline.people.owners import ENTITY_PATTERN, parse_owner_text
+from pipeline.people.owners import person_like_names
 from pipeline.tools.processes import fork_call
 
 __all__ = [
@@ -1362,12 +1362,9 @@ class OwnerIndex:
         if self._person_like is None:
             found: dict[str, list[tuple[str, str, str, str, str]]] = {}
             for name in self.entity_names:
-                if ENTITY_PATTERN.search(name):
-                    continue
-                for p in parse_owner_text(name):
-                    if p.is_owner and p.kind == "person" and p.first and p.last:
-                        parts = [normalize_name(x) for x in (p.first, p.middle, p.last, p.suffix)]
-                        found.setdefault(parts[2], []).append((name, *parts))  # type: ignore[arg-type]
+                for p in person_like_names(name):
+                    parts = [normalize_name(x) for x in (p.first, p.middle, p.last, p.suffix)]
+                    found.setdefault(parts[2], []).append((name, *parts))  # type: ignore[arg-type]
             self._person_like = found
         return self._person_like
 

@@ -1263,6 +1263,7 @@ def owner_quality(owners: pd.DataFrame, roll: pd.DataFrame | None = None) -> dic
             {
               "etal": {"count": int, "keys": [...], "note": str},
               "care_of": {"count": int, "keys": [...]},
+              "person_names_in_last_name_field": {"count": int, "keys": [...], "note": str},
               "without_owner": {"count": int, "keys": [...]},   # with roll only
             }
 
@@ -1288,8 +1289,52 @@ def owner_quality(owners: pd.DataFrame, roll: pd.DataFrame | None = None) -> dic
             ),
         },
     }
+    like = _person_like_keys(owners)
+    out["person_names_in_last_name_field"] = {
+        "count": len(like),
+        "keys": like,
+        "note": (
+            "owners written in the last-name field alone, with no entity word, whose words "
+            "read as a person's name (WALSH DAVID R, SMITH JOHN & MARY): read as one entity "
+            "each. If they are people, an ownership override naming them gives the right "
+            "number of owners and lets their signatures be credited."
+        ),
+    }
     if roll is not None:
         roll_keys = np.asarray(roll[PARCEL_KEY], dtype=object)
         missing = sorted({str(k) for k in roll_keys[~isin(roll_keys, keys)]})
         out["without_owner"] = {"count": len(missing), "keys": missing}
     return out
+
+
+def person_like_names(name: str) -> list[ParsedOwner]:
+    """The persons an entity's name reads as (``LAST FIRST``), or none.
+
+    For a name written in the roll's last-name field alone: no entity word
+    (:data:`ENTITY_PATTERN`) and no digit (``HARLOW GRANGE NO 917``), and
+    each person read with a first name and a surname.
+    """
+    if ENTITY_PATTERN.search(name) or any(c.isdigit() for c in name):
+        return []
+    return [
+        p
+        for p in parse_owner_text(name)
+        if p.is_owner and p.kind == "person" and p.first and p.last
+    ]
+
+
+def _person_like_keys(owners: pd.DataFrame) -> list[str]:
+    """Parcels (not overridden) with an entity owner whose name reads as a person's."""
+    if "subkind" not in owners.columns or not len(owners):
+        return []
+    rows = owners[
+        (owners["kind"] == "entity")
+        & (owners["subkind"] == "other")
+        & (owners["owner_source"] == "roll")
+    ]
+    if not len(rows):
+        return []
+    names = rows["name"].astype("str")
+    reads = {n: bool(person_like_names(n)) for n in set(names)}
+    hit = names.map(reads).astype(bool).to_numpy()
+    return sorted({str(k) for k in rows.loc[hit, PARCEL_KEY]})
