@@ -146,6 +146,8 @@ def test_certification_one_town(tmp_path: Path) -> None:
         assert "Sworn to before me this ___ day of ______, 20__" in flat
         # annex: the print keys and the half-apportioned value 100,000.25
         assert "1.-1-2" in flat and "0.500000" in flat
+        # the roll's whole-parcel values (100,000 + 200,000.50) are not totalled
+        assert "$300,000.50" not in flat
 
 
 def test_annex_and_schedule_totals_are_the_certified_figure(tmp_path: Path) -> None:

@@ -482,3 +482,61 @@ def test_a_review_note_does_not_depend_on_the_rolls_order() -> None:
     notes = [_match(order, line)["note"].iloc[0] for order in (recs, recs[::-1])]
     assert notes[0] == notes[1]
     assert "(104401:1)" in notes[0]
+
+
+def test_a_life_tenant_is_a_person_not_an_estate() -> None:
+    # "LIFE ESTATE" marks the life tenant, a person: not the estate of a
+    # decedent (an entity credited only through signing_for). Written after the
+    # surname, in the suffix field, or with the whole name in the last-name
+    # field (read LAST FIRST), Alice White is the owner and is credited
+    recs = [
+        person("104401|1", "Alice", "", "White Life Estate", "6 Oak St", "6 Oak St"),
+        person("104401|2", "Bea", "", "Stone", "7 Oak St", "7 Oak St"),
+        person("104401|3", "", "", "GRAY CORA LIFE ESTATE", "8 Oak St", "8 Oak St"),
+    ]
+    recs[1]["primary_owner_suffix"] = "LIFE ESTATE"
+    owners = parse_owners(make_roll(recs))
+    assert owners[["kind", "first", "last", "role"]].values.tolist() == [
+        ["person", "ALICE", "WHITE", "life tenant"],
+        ["person", "BEA", "STONE", "life tenant"],
+        ["person", "CORA", "GRAY", "life tenant"],
+    ]
+    lines = [
+        {"name": "Alice White", "address": "6 Oak St"},
+        {"name": "Bea Stone", "address": "7 Oak St"},
+        {"name": "Cora Gray", "address": "8 Oak St"},
+    ]
+    m = _match(recs, lines)
+    assert m["status"].tolist() == ["counted"] * 3
+
+
+def test_an_estate_or_trust_by_its_named_agent() -> None:
+    # GREEN PETER EST is the estate of Peter Green: "Estate of Peter Green" in
+    # signing_for names it (credited, as any entity signed for by its name).
+    # GREEN PAUL EXECUTOR and DOE JANE TRUSTEE name the executor and the trustee,
+    # not the estate or the trust: Paul Green or Jane Doe signing (for a name the
+    # roll does not write, or for no one) goes to review, never not_owner
+    recs = [
+        person("104401|1", "", "", "GREEN PETER EST", "6 Oak St", "6 Oak St"),
+        person("104401|2", "", "", "GREEN PAUL EXECUTOR", "7 Oak St", "7 Oak St"),
+        person("104401|3", "", "", "DOE JANE TRUSTEE", "8 Oak St", "8 Oak St"),
+    ]
+    lines = [
+        {"name": "Paul Green", "address": "1 Elm St", "signing_for": "Estate of Peter Green"},
+        {"name": "Paul Green", "address": "7 Oak St", "signing_for": "Estate of Paul Green Sr"},
+        {"name": "Jane Doe", "address": "8 Oak St"},
+        {"name": "Jane Doe", "address": "8 Oak St", "signing_for": "Doe Family Trust"},
+        {"name": "John Roe", "address": "8 Oak St", "signing_for": "Roe Family Trust"},
+    ]
+    m = _match(recs, lines)
+    assert m["status"].tolist() == [
+        "counted",
+        "needs_review",
+        "needs_review",
+        "needs_review",
+        "not_owner",
+    ]
+    assert m["owner_keys"].tolist()[0] == (("104401|1", 0),)
+    assert "executor of 'GREEN PAUL EXECUTOR'" in m["note"].iloc[1]
+    assert "trustee of 'DOE JANE TRUSTEE'" in m["note"].iloc[2]
+    assert [c["candidate"] for c in m["candidates"].iloc[3]] == ["104401:3"]

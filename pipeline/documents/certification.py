@@ -160,9 +160,12 @@ def _annex(parcels: pd.DataFrame, fig: CertificationFigures) -> Table:
         "signer_credit_assessed",
         "signer_credit_full",
     }
+    # the roll's whole-parcel values are not totalled: beside the apportioned
+    # total certified, their sum (of parcels partly outside) would mislead
+    totalled = money - {"assessed_value"}
     totals = []
     for i, (_, col, _, _) in enumerate(cols):
-        if col in money:
+        if col in totalled:
             figures = pd.to_numeric(parcels[col], errors="coerce").astype("float64")
             totals.append(dollars(total(figures.tolist())))
         elif i == 0:

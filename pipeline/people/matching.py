@@ -105,7 +105,7 @@ from pipeline.people.names import (
     person_name_parts,
     spouse_style_title,
 )
-from pipeline.people.owners import person_like_names
+from pipeline.people.owners import parse_owner_text, person_like_names
 from pipeline.tools.processes import fork_call
 
 __all__ = [
@@ -1326,6 +1326,9 @@ class OwnerIndex:
     _person_like: dict[str, list[tuple[str, str, str, str, str]]] | None = field(
         default=None, repr=False
     )
+    #: ``(first word, last word)`` of a trustee's or executor's name the roll
+    #: gives -> ``(entity name, role)`` of the trusts and estates they act for.
+    agents: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
 
     @property
     def rows_on_parcel(self) -> dict[str, list[tuple[int, str, str]]]:
@@ -1454,6 +1457,23 @@ def owner_references(
     entities: dict[str, list[tuple[str, int]]] = {}
     for nm, k, oi in zip(ent_names, pick(keys, entity), pick(idx, entity), strict=True):
         entities.setdefault(norm_of[nm], []).append((k, oi))
+    # an estate written the roll's way (GREEN PETER EST) is found under the
+    # name a signer writes too (ESTATE OF PETER GREEN)
+    for name, alias in _estate_aliases(norm_of.values()).items():
+        rows = entities.setdefault(alias, [])
+        rows.extend(r for r in entities[name] if r not in rows)
+    agents: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    if "agent" in owners.columns and len(entity):
+        roles = pick(_text_col(owners, "role"), entity)
+        for nm, agent, role in zip(
+            ent_names, pick(_text_col(owners, "agent"), entity), roles, strict=True
+        ):
+            for who in agent.split(";"):
+                words = normalize_name(fold_accents(who)).split()
+                if len(words) >= 2:
+                    got = agents.setdefault((words[0], words[-1]), [])
+                    if (norm_of[nm], role) not in got:
+                        got.append((norm_of[nm], role))
     return OwnerIndex(
         persons,
         list(zip(person_keys, pick(idx, person), strict=True)),
@@ -1463,7 +1483,72 @@ def owner_references(
         addresses,
         (keys, idx, kind, names),
         away=lookups.away,
+        agents=agents,
     )
+
+
+#: Words that make an entity name worth reading as an estate's.
+_ESTATE_WORDS = re.compile(r"\b(?:EST|ESTATE|DECEASED|DECD|DEC D)\b")
+
+
+def _estate_aliases(names: Iterable[str]) -> dict[str, str]:
+    """Normalised estate names -> the name of the estate as a signer writes it.
+
+    ``GREEN PETER EST`` -> ``ESTATE OF PETER GREEN`` (:func:`parse_owner_text`
+    reads the roll's ``LAST FIRST`` order); names already written so, or not
+    read as one estate with a decedent's name, are absent.
+    """
+    out: dict[str, str] = {}
+    for name in set(names):
+        if not _ESTATE_WORDS.search(name):
+            continue
+        parsed = [p for p in parse_owner_text(name) if p.is_owner]
+        if len(parsed) != 1 or parsed[0].subkind != "estate" or parsed[0].role:
+            continue
+        p = parsed[0]
+        if not (p.first and p.last):
+            continue
+        alias = normalize_name(fold_accents(p.name))
+        if alias != name:
+            out[name] = alias
+    return out
+
+
+def _agent_review(
+    index: OwnerIndex, written: str, signing_for: str
+) -> tuple[str, tuple[dict[str, object], ...]] | None:
+    """A review when the signer is the trustee or executor the roll names.
+
+    ``DOE JANE TRUSTEE`` on the roll, ``Jane Doe`` signing (for "Doe Family
+    Trust", or for no one): the roll does not name the trust as written, so
+    no credit, but not ``not_owner`` either.
+    """
+    words = normalize_name(fold_accents(written)).split()
+    if len(words) < 2 or not index.agents:
+        return None
+    acting = index.agents.get((words[0], words[-1]), [])
+    if not acting:
+        return None
+    labels = index.labels
+    cands = tuple(
+        {
+            "candidate": ";".join(sorted({labels.get(k, k) for k, _ in index.entities[name]})),
+            "candidate_name": name,
+            "name_score": 0.0,
+            "name_evidence": f"the signer is the {role or 'agent'} the roll names",
+            "address_agreed": "not tested (an agent's address)",
+            "candidate_addresses": "",
+        }
+        for name, role in acting[:5]
+    )
+    name, role = acting[0]
+    whom = f"for {signing_for!r}" if signing_for.strip() else "with no signing_for"
+    note = (
+        f"the roll names the signer as {role or 'agent'} of {name!r}; the line is signed "
+        f"{whom}: if it is for that owner, write signing_for as the roll names it "
+        f"({name}) and the share is credited"
+    )
+    return note, cands
 
 
 def _candidate_records(
@@ -1989,6 +2074,10 @@ def owner_matcher(
             return "page_defect", (), 0.0, "", late[i], (), None
         if sfor[i].strip():
             st, rows, sc, nt, cd = _match_entity(index, sfor[i], address)
+            if st == "not_owner":
+                agent = _agent_review(index, names[i], sfor[i])
+                if agent:
+                    return "needs_review", (), 0.0, "", agent[0], agent[1], None
             who = (
                 f"entity:{normalize_name(fold_accents(sfor[i]))}@{rows[0][0]}"
                 if st == "counted"
@@ -2008,7 +2097,7 @@ def owner_matcher(
             return "counted", rows, res.score, who, nt, cd, (tokens, suffix)
         if res.tier == "review":
             return "needs_review", (), res.score, "", res.note, cd, (tokens, suffix)
-        like = _person_like_entity(index, tokens, suffix)
+        like = _person_like_entity(index, tokens, suffix) or _agent_review(index, names[i], "")
         if like:
             return "needs_review", (), 0.0, "", like[0], like[1], (tokens, suffix)
         return "not_owner", (), 0.0, "", res.note, cd, (tokens, suffix)

@@ -878,8 +878,49 @@ def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
     if marked:
         etal = etal | np.isin(rows, np.concatenate(marked))
     long = long.assign(**{k: v for k, v in _LONG_EXTRA.items() if k != "etal"}, etal=etal)
+    long = _life_tenants(long)
     long, any_used = _care_of_slots(long, any_used)
     return _by_row_slot(_split_joint_first_names(long)), any_used
+
+
+#: A life-estate marker at the end of a last-name or suffix field (``WHITE
+#: LIFE ESTATE``, ``L/U``): the owner is a person, the life tenant.
+_LIFE_MARK = (
+    r"(?i)(?:^|\s+)(?:LIFE\s+ESTATE(?:\s+HOLDER)?|LIFE\s+EST|LIFE\s+USE|LIFE\s+TENANT"
+    r"|L/U|L/E|\(LU\)|\(LE\))\.?\s*$"
+)
+
+
+def _life_tenants(long: pd.DataFrame) -> pd.DataFrame:
+    """Owner slots marked as a life estate: the life tenant, a person.
+
+    ``ALICE | WHITE LIFE ESTATE`` (or ``LIFE ESTATE`` in the suffix field) is
+    ALICE WHITE, role ``life tenant``: the word ESTATE there is no estate of a
+    decedent (an entity). ``WHITE ALICE LIFE ESTATE`` in the last-name field
+    alone is read in ``LAST FIRST`` order (:func:`parse_owner_text`), the
+    marker telling that it names a person.
+    """
+    life = np.zeros(len(long), dtype=bool)
+    for col in ("last", "suffix"):
+        hit = _contains_distinct(long[col], _LIFE_MARK)
+        if hit.any():
+            life |= hit
+            long.loc[hit, col] = (
+                long.loc[hit, col].str.replace(_LIFE_MARK, "", regex=True).str.strip()
+            )
+    if not life.any():
+        return long
+    long.loc[life, "role"] = "life tenant"
+    alone = long.index[life & _blank_distinct(long["first"])]
+    for at in alone:
+        text = str(long.at[at, "last"])
+        persons = [p for p in parse_owner_text(text) if p.is_owner and p.kind == "person"]
+        if len(persons) == 1 and persons[0].first and persons[0].last:
+            p = persons[0]
+            long.loc[at, ["first", "middle", "last"]] = [p.first, p.middle, p.last]
+            if p.suffix:
+                long.at[at, "suffix"] = p.suffix
+    return long
 
 
 #: A care-of marker at the start of an owner slot (``C/O JANE DOE``).
