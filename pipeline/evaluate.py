@@ -436,7 +436,7 @@ def prepare(
             inhabitant_place = unplace_unmapped(inhabitant_place, mapped)
         designee_place = unplace_unmapped(designee_place, mapped)
         lookups = roll_lookups(
-            inputs.roll, situs_norm=situs_norm, places=[t.name for t in inputs.towns]
+            inputs.roll, situs_norm=situs_norm, places={t.name: t.swis for t in inputs.towns}
         )
     except BaseException:
         if pending is not None:

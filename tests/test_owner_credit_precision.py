@@ -540,3 +540,73 @@ def test_an_estate_or_trust_by_its_named_agent() -> None:
     assert "executor of 'GREEN PAUL EXECUTOR'" in m["note"].iloc[1]
     assert "trustee of 'DOE JANE TRUSTEE'" in m["note"].iloc[2]
     assert [c["candidate"] for c in m["candidates"].iloc[3]] == ["104401:3"]
+
+
+def test_an_override_naming_the_people_behind_a_roll_name() -> None:
+    # the roll writes WALSH DAVID R in the last-name field (read as an entity);
+    # the assessor's ownership override names the owner, as the roll writes
+    # names (WALSH DAVID R, surname first: the roll's owner is WALSH...) or as
+    # people do (David R Walsh): the same person, credited. A line still
+    # written for the old name (signing_for "Walsh David R") is the signer's
+    # own: review, not not_owner
+    from pipeline.frames import OWNERSHIP_OVERRIDE_COLUMNS
+
+    recs = [person("104401|1", "", "", "WALSH DAVID R", "6 Oak St", "6 Oak St")]
+    roll = make_roll(recs)
+    for written in ("WALSH DAVID R", "David R Walsh", "WALSH, DAVID R"):
+        overrides = pd.DataFrame(
+            [{"parcel_key": "104401|1", "owner_count": 1, "owners": written}]
+        ).reindex(columns=list(OWNERSHIP_OVERRIDE_COLUMNS))
+        owners = parse_owners(roll, overrides=overrides)
+        assert owners[["kind", "first", "middle", "last"]].values.tolist() == [
+            ["person", "DAVID", "R", "WALSH"]
+        ]
+    sig, pages = frames(
+        [
+            {"page": 1, "line": 1, "name": "David R. Walsh", "address": "6 Oak St"},
+            {
+                "page": 1,
+                "line": 2,
+                "name": "David R. Walsh",
+                "address": "6 Oak St",
+                "signing_for": "Walsh David R",
+            },
+        ],
+        [(1, "owners")],
+    )
+    m = owner_matcher(sig, pages, owners, roll)
+    assert m["status"].tolist() == ["counted", "needs_review"]
+    assert "leave signing_for blank" in m["note"].iloc[1]
+
+
+def test_one_street_address_in_two_towns_is_two_homes() -> None:
+    # JOHN SMITH owns 3.-1-1 at 1 Pine St in Harlow (104400) and a JOHN SMITH
+    # owns 4.-1-1 at 1 Pine St in Brinton (104600), billed to 9 Oak St. Two
+    # streets of one name in two towns are two homes: "John Smith, 1 Pine St,
+    # Harlow" owns the Harlow parcel only, "..., Brinton" the Brinton one only
+    # (100,000 or 60,000, never 160,000); with no town written, neither is
+    # known: review
+    harlow = _with_city(
+        person("104401|3.-1-1", "John", "", "Smith", "1 Pine St", "1 Pine St"), "Harlow"
+    )
+    brinton = _with_city(
+        person("104601|4.-1-1", "John", "", "Smith", "1 Pine St", "9 Oak St"), "Brinton"
+    )
+    brinton.update(swis_code="104601", municipality_code="104600")
+    recs = [harlow, brinton]
+    roll = make_roll(recs)
+    owners = parse_owners(roll)
+    lookups = roll_lookups(roll, places={"Harlow": "104400", "Brinton": "104600"})
+    got = []
+    for town in ("Harlow", "Town of Brinton", ""):
+        sig, pages = frames(
+            [{"page": 1, "line": 1, "name": "John Smith", "address": "1 Pine St", "town": town}],
+            [(1, "owners")],
+        )
+        m = owner_matcher(sig, pages, owners, roll, lookups=lookups)
+        got.append((m["status"].iloc[0], m["owner_keys"].iloc[0]))
+    assert got == [
+        ("counted", (("104401|3.-1-1", 0),)),
+        ("counted", (("104601|4.-1-1", 0),)),
+        ("needs_review", ()),
+    ]

@@ -80,7 +80,7 @@ from __future__ import annotations
 import datetime as dt
 import heapq
 import re
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Generic, TypeVar
@@ -280,7 +280,20 @@ def _compare_names(
     return got
 
 
+#: The town a street address is keyed with where the street is in several
+#: towns (:func:`_town_keyed`): ``"1 PINE ST [104400]"``.
+_TOWN_KEY = re.compile(r" \[\d{6}\]$")
+
+
 def _split_address(addr: str) -> tuple[str, str]:
+    """House number and street of an address key (its town key, if any, left out).
+
+    A street of one name in two towns is two homes for an address that must
+    agree (:func:`_agree`'s "same"), but close for one that may (a typo, a
+    review): the town key is no part of the street compared.
+    """
+    if addr.endswith("]"):
+        addr = _TOWN_KEY.sub("", addr)
     head, _, rest = addr.partition(" ")
     if head and head[0].isdigit():
         return head, rest
@@ -354,7 +367,9 @@ def _agree(
         cut = len(num) + 1
         for key, kind in addresses:
             if (key == num or (key.startswith(num) and key[cut - 1 : cut] == " ")) and (
-                _streets_close(street, key[cut:])
+                _streets_close(
+                    street, _TOWN_KEY.sub("", key[cut:]) if key[-1:] == "]" else key[cut:]
+                )
             ):
                 return "close", kind
     elif street:
@@ -1145,6 +1160,46 @@ def _roll_addresses(
     return _roll_addresses_away(roll, situs_norm=situs_norm)[0]
 
 
+def _town_keyed(
+    roll: pd.DataFrame, situs: list[str], mailing: list[str], places: Iterable[str]
+) -> tuple[list[str], list[str], frozenset[str]]:
+    """Street addresses found in several towns keyed with the town.
+
+    ``1 PINE ST`` in Harlow and ``1 PINE ST`` in Brinton are two homes: their
+    situs keys become ``1 PINE ST [104400]`` and ``1 PINE ST [104600]`` (the
+    record's ``municipality_code``), so two owners of one name there are not
+    linked as one person. A mailing address of that street is keyed with the
+    town its city names (``places``: town name -> SWIS), else left as it is.
+    Returns the situs and mailing keys and the set of addresses so split.
+    """
+    if "municipality_code" not in roll.columns or not len(roll):
+        return situs, mailing, frozenset()
+    muni = _text_col(roll, "municipality_code")
+    if len(set(muni)) < 2:
+        return situs, mailing, frozenset()
+    frame = pd.DataFrame({"a": situs, "t": muni})
+    towns = frame[frame["a"] != ""].groupby("a", sort=False)["t"].nunique()
+    split = frozenset(towns.index[towns.to_numpy() > 1].tolist())
+    if not split:
+        return situs, mailing, split
+    codes = (
+        {place_key(name): str(code) for name, code in places.items()}
+        if isinstance(places, Mapping)
+        else {}
+    )
+    city = (
+        [place_key(c) for c in _text_col(roll, "mailing_address_city")]
+        if "mailing_address_city" in roll.columns
+        else [""] * len(roll)
+    )
+    situs = [f"{a} [{t}]" if a in split else a for a, t in zip(situs, muni, strict=True)]
+    mailing = [
+        f"{m} [{codes[c]}]" if m in split and c in codes else m
+        for m, c in zip(mailing, city, strict=True)
+    ]
+    return situs, mailing, split
+
+
 #: Words around a town's name as people write it ("Town of Harlow", "Harlow, NY").
 _PLACE_NOISE = re.compile(r"^(?:TOWN|CITY|VILLAGE|HAMLET) OF |[ ,]+(?:NY|N Y|NEW YORK)$")
 
@@ -1203,7 +1258,7 @@ def _roll_addresses_away(
     *,
     situs_norm: Sequence[str] | pd.Series | None = None,
     places: Iterable[str] = (),
-) -> tuple[dict[str, tuple[tuple[str, str], ...]], frozenset[str]]:
+) -> tuple[dict[str, tuple[tuple[str, str], ...]], frozenset[str], frozenset[str]]:
     """``parcel_key`` -> normalised ``(address, "situs"|"mailing")`` pairs, and those away.
 
     The second: the mailing addresses keyed with a city away from the towns
@@ -1217,7 +1272,7 @@ def _roll_addresses_away(
     computed again.
     """
     if not len(roll):
-        return {}, frozenset()
+        return {}, frozenset(), frozenset()
     keys = _text_col(roll, PARCEL_KEY)
     found = []
     for prefix in ("parcel_address", "mailing_address"):
@@ -1232,6 +1287,7 @@ def _roll_addresses_away(
         found.append(normalize_address_columns(*cols).tolist())
     situs, mailing = found
     mailing, away = _away_mailing(roll, situs, mailing, places)
+    situs, mailing, split = _town_keyed(roll, situs, mailing, places)
     if len(set(keys)) == len(keys):
         # each parcel once (the usual roll): no repeats to drop; the parcels
         # with a situs address first, then those with a mailing address only
@@ -1247,7 +1303,7 @@ def _roll_addresses_away(
                 if m and not a
             }
         )
-        return once, away
+        return once, away, split
     out: dict[str, list[tuple[str, str]]] = {}
     for kind, column in (("situs", situs), ("mailing", mailing)):
         for k, a in zip(keys, column, strict=True):
@@ -1258,7 +1314,7 @@ def _roll_addresses_away(
                 out[k] = [(a, kind)]
             elif (a, kind) not in got:
                 got.append((a, kind))
-    return {k: tuple(v) for k, v in out.items()}, away
+    return {k: tuple(v) for k, v in out.items()}, away, split
 
 
 def _labels(roll: pd.DataFrame) -> dict[str, str]:
@@ -1285,6 +1341,10 @@ class RollLookups:
     labels: dict[str, str]
     #: Mailing addresses keyed with a city away from the towns (:func:`_away_mailing`).
     away: frozenset[str] = frozenset()
+    #: Street addresses found in several towns, keyed with the town (:func:`_town_keyed`).
+    split: frozenset[str] = frozenset()
+    #: A town's name as a key (:func:`place_key`) -> its SWIS code.
+    town_codes: dict[str, str] = field(default_factory=dict)
 
 
 def roll_lookups(
@@ -1295,12 +1355,19 @@ def roll_lookups(
 ) -> RollLookups:
     """The roll's addresses and labels by parcel key (see :func:`owner_references`).
 
-    ``places`` are the names of the petition's towns: a mailing address in one
-    of them is local, as one in a city learned from the roll is
-    (:func:`_away_mailing`).
+    ``places`` are the names of the petition's towns (or a mapping of each
+    name to its SWIS code): a mailing address in one of them is local, as one
+    in a city learned from the roll is (:func:`_away_mailing`); with the codes,
+    a street address found in several towns is told apart by the town a line
+    writes (:func:`_town_keyed`).
     """
-    addresses, away = _roll_addresses_away(roll, situs_norm=situs_norm, places=places)
-    return RollLookups(addresses, _labels(roll), away)
+    addresses, away, split = _roll_addresses_away(roll, situs_norm=situs_norm, places=places)
+    codes = (
+        {place_key(name): str(code) for name, code in places.items()}
+        if isinstance(places, Mapping)
+        else {}
+    )
+    return RollLookups(addresses, _labels(roll), away, split, codes)
 
 
 @dataclass
@@ -1329,6 +1396,10 @@ class OwnerIndex:
     #: ``(first word, last word)`` of a trustee's or executor's name the roll
     #: gives -> ``(entity name, role)`` of the trusts and estates they act for.
     agents: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    #: Street addresses found in several towns, keyed with the town (:func:`_town_keyed`).
+    split: frozenset[str] = frozenset()
+    #: A town's name as a key (:func:`place_key`) -> its SWIS code.
+    town_codes: dict[str, str] = field(default_factory=dict)
 
     @property
     def rows_on_parcel(self) -> dict[str, list[tuple[int, str, str]]]:
@@ -1484,6 +1555,8 @@ def owner_references(
         (keys, idx, kind, names),
         away=lookups.away,
         agents=agents,
+        split=lookups.split,
+        town_codes=lookups.town_codes,
     )
 
 
@@ -2058,6 +2131,37 @@ def owner_matcher(
         str, tuple[tuple[str, int], ...], float, str, str, tuple[dict[str, object], ...], Any
     ]
 
+    def _own_name_review(i: int, address: str) -> tuple[str, tuple[dict[str, object], ...]] | None:
+        """A line signed for an entity not on the roll by a signer who owns in person.
+
+        An ownership override may have put the people behind a name the roll
+        wrote as one owner (WALSH DAVID R): the line, written for that old
+        name, is the signer's own. Review, not credit: the line says otherwise.
+        """
+        _tokens, _suffix, res = match_written_name(
+            ref, names[i], address, review_name_elsewhere=True
+        )
+        if res.tier != "accept":
+            return None
+        js = ref.members(res.identity)
+        cands = tuple(
+            {
+                "candidate": ref.label[j],
+                "candidate_name": ref.name_of(j),
+                "name_score": res.score,
+                "name_evidence": "the signer's own name, as an owner",
+                "address_agreed": "same",
+                "candidate_addresses": "; ".join(f"{k}: {a}" for a, k in ref.addresses[j]),
+            }
+            for j in js[:5]
+        )
+        note = (
+            f"entity {sfor[i]!r} not on the roll, but the signer is an owner in person of "
+            f"{';'.join(sorted({ref.label[j] for j in js}))}: if the line is for the signer's "
+            "own share, leave signing_for blank"
+        )
+        return note, cands
+
     def match_line(i: int) -> Line:
         """status, owner rows, score, person, note, candidates, parsed name of owner line ``i``."""
         address = normalize_address_text(addrs[i])
@@ -2067,6 +2171,12 @@ def owner_matcher(
             away = f"{address} ({place_key(towns[i])})"
             if away in index.away:
                 address = away
+        if address in index.split:
+            # a street of that name in several towns: the town written says
+            # which (else no home is known there, and the line goes to review)
+            code = index.town_codes.get(place_key(towns[i]))
+            if code:
+                address = f"{address} [{code}]"
         if not names[i].strip() or not address:
             nt = "line without " + ("a name" if not names[i].strip() else "an address")
             return "page_defect", (), 0.0, "", nt, (), None
@@ -2075,7 +2185,7 @@ def owner_matcher(
         if sfor[i].strip():
             st, rows, sc, nt, cd = _match_entity(index, sfor[i], address)
             if st == "not_owner":
-                agent = _agent_review(index, names[i], sfor[i])
+                agent = _agent_review(index, names[i], sfor[i]) or _own_name_review(i, address)
                 if agent:
                     return "needs_review", (), 0.0, "", agent[0], agent[1], None
             who = (

@@ -40,7 +40,7 @@ roll reads as before) and for the names of an ownership override.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -1108,12 +1108,25 @@ def _names_of(owners: Any) -> list[str]:
     return [raw for raw in (str(x).strip() for x in names) if raw and raw.lower() != "nan"]
 
 
-def _override_owners(overrides: pd.DataFrame) -> pd.DataFrame:
+def _override_owners(
+    overrides: pd.DataFrame, surnames: Mapping[str, frozenset[str]] | None = None
+) -> pd.DataFrame:
+    """The owners an ownership override names, in ``First Last`` order.
+
+    A name written as the roll writes it, surname first and no comma (``WALSH
+    DAVID R`` for a parcel whose roll owner is WALSH...), is read in the
+    roll's ``LAST FIRST`` order: ``surnames`` gives, per parcel, the first
+    words of its roll owners' last-name fields.
+    """
     rows: list[dict[str, Any]] = []
+    surnames = surnames or {}
     for key, owners in zip(overrides[PARCEL_KEY], overrides["owners"], strict=True):
         parsed: list[ParsedOwner] = []
+        known = surnames.get(str(key), frozenset())
         for raw in _names_of(owners):
-            parsed.extend(parse_owner_text(raw, order="first_last"))
+            words = raw.replace(",", " ").upper().split()
+            roll_order = "," not in raw and len(words) > 1 and words[0] in known
+            parsed.extend(parse_owner_text(raw, order="last_first" if roll_order else "first_last"))
         _parsed_rows(str(key), -1, parsed, rows)
     return _long_frame(rows)
 
@@ -1190,8 +1203,14 @@ def parse_owners(roll: pd.DataFrame, *, overrides: pd.DataFrame | None = None) -
         # count keeps the roll's owners and divides by its count
         named = overrides[[len(_names_of(v)) > 0 for v in overrides["owners"]]]
         ov_keys = set(named[PARCEL_KEY].astype("str"))
+        on_roll = long[long[PARCEL_KEY].isin(ov_keys)]
+        surnames: dict[str, set[str]] = {}
+        for key, last in zip(on_roll[PARCEL_KEY], on_roll["last"].astype("str"), strict=True):
+            first_word = last.upper().replace(",", " ").split()[:1]
+            if first_word:
+                surnames.setdefault(str(key), set()).add(first_word[0])
         long = long[~long[PARCEL_KEY].isin(ov_keys)]
-        ov = _override_owners(named)
+        ov = _override_owners(named, {k: frozenset(v) for k, v in surnames.items()})
         # an overridden parcel keeps the place of its roll record
         first_row = dict(
             zip(roll[PARCEL_KEY].astype("str")[::-1], range(len(roll) - 1, -1, -1), strict=True)
