@@ -160,23 +160,30 @@ class _Unapportioned:
 
     def __init__(self, rows: pd.DataFrame) -> None:
         self._rows = rows
-        self._cache: dict[frozenset[str], list[Deficiency]] = {}
+        self._cache: dict[tuple[frozenset[str], frozenset[str]], list[Deficiency]] = {}
 
-    def deficiencies(self, towns_not_reached: Iterable[str]) -> list[Deficiency]:
-        """The deficiency (a list of none or one) with those towns left out."""
+    def deficiencies(
+        self, towns_not_reached: Iterable[str], parts: Iterable[str] = ()
+    ) -> list[Deficiency]:
+        """The deficiency (a list of none or one) with those towns left out.
+
+        ``parts``: the towns of the territory's parts, as the run's owner test
+        has them (its message tells each town's sum when there are several).
+        """
         gone = frozenset(str(t) for t in towns_not_reached)
-        if gone not in self._cache:
+        towns = frozenset(str(t) for t in parts)
+        if (gone, towns) not in self._cache:
             rows = self._rows[~self._rows["town_swis"].astype("str").isin(gone)]
-            self._cache[gone] = (
+            self._cache[gone, towns] = (
                 [
                     d
-                    for d in owner_test(rows, towns=[])["deficiencies"]
+                    for d in owner_test(rows, towns=sorted(towns))["deficiencies"]
                     if d["code"] == "unapportioned_records"
                 ]
                 if len(rows)
                 else []
             )
-        return list(self._cache[gone])
+        return list(self._cache[gone, towns])
 
 
 @dataclass(frozen=True, eq=False)
@@ -804,7 +811,10 @@ class Scenario:
         otest, odef = owner_part(prep, schedule, areas)
         if otest.get("applies"):
             # as the run: only the unmapped records of the towns the line reaches
-            odef += b.unapportioned.deficiencies(otest.get("towns_not_reached", ()))
+            odef += b.unapportioned.deficiencies(
+                otest.get("towns_not_reached", ()),
+                [str(p["swis"]) for p in otest.get("parts") or ()],
+            )
 
         # --- people: inside when their parcel's fraction reaches the threshold
         th = policy.straddle_voter_threshold

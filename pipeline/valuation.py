@@ -803,14 +803,22 @@ def owner_test(
             key=label_order,
         )
         value_col = "assessed_value"
+
+        def told(values: pd.Series) -> str:
+            # a blank value (no value under the basis) is told, not summed as nan
+            known = pd.to_numeric(values, errors="coerce")
+            blank = int(known.isna().sum())
+            text = f"{_fsum(known.dropna()):.2f}"
+            return text + (f" (and {blank} record(s) without a value)" if blank else "")
+
         if several:
             # assessed values of towns with different rates do not add up
             by_town = unmapped.groupby(unmapped["town_swis"].astype("str"), sort=True)
             value = "assessed value " + ", ".join(
-                f"{_fsum(g[value_col]):.2f} in town {swis}" for swis, g in by_town
+                f"{told(g[value_col])} in town {swis}" for swis, g in by_town
             )
         else:
-            value = f"assessed value {_fsum(unmapped[value_col]):.2f} in all"
+            value = f"assessed value {told(unmapped[value_col])} in all"
         deficiencies.append(
             deficiency_for(
                 "unapportioned_records",

@@ -1747,3 +1747,27 @@ def test_a_person_is_placed_by_the_map_not_by_an_override(tmp_path: Path) -> Non
     sc = Scenario.from_config(config).results()
     assert sc["designees"] == summary["designees"]
     assert sc["population"] == summary["population"]
+
+
+def test_unapportioned_value_is_told_per_town_alike_by_run_and_scenario(
+    tmp_path: Path,
+) -> None:
+    # a special franchise record of Brinton (2.-1-9, 30,000) has no polygon and
+    # no override: counted as 0 and reported. The territory is in two towns, so
+    # the report tells Brinton's sum ("30000.00 in town 104600"), not a sum "in
+    # all" of values at different rates; Scenario (and batch) say the same
+    from pipeline.scenario import Scenario
+
+    root = tmp_path / "p"
+    config = make_petition(root)
+    with (root / "roll-b.csv").open("a") as fh:
+        fields = ["2022", "104600", "104689", "5", "861", "2.-1-9", *[""] * 5, "Gas Co"]
+        fh.write(",".join([*fields, *[""] * 8, "0", "30000", "30000"]) + "\n")
+    out = run_ok(config, tmp_path / "results")
+    summary = json.loads((out / "summary.json").read_text())
+    (msg,) = [d["message"] for d in summary["deficiencies"] if d["code"] == "unapportioned_records"]
+    assert "(assessed value 30000.00 in town 104600)" in msg
+    sc = Scenario.from_config(config).results()
+    assert [d["message"] for d in sc["deficiencies"] if d["code"] == "unapportioned_records"] == [
+        msg
+    ]

@@ -574,6 +574,22 @@ def test_unapportioned_value_across_towns_is_told_per_town() -> None:
     assert d["where"] == f"{T1}:UT-9;{T1}:UT-10;{T2}:SF-3"
 
 
+def test_unapportioned_record_without_a_value_is_told_not_summed_as_nan() -> None:
+    # SF-1 6,000 and UT-2 with no value under the basis: 6,000.00 and one record
+    # without a value (not "nan")
+    s = sched(
+        [
+            (T1, "A", 100_000.0, 100_000.0, "geometry"),
+            (T1, "SF-1", 6_000.0, 0.0, "unmapped"),
+            (T1, "UT-2", float("nan"), 0.0, "unmapped"),
+        ]
+    )
+    s.loc[s["fraction_source"] == "unmapped", "apportioned_assessed"] = 0.0
+    (d,) = owner_test(s, towns=[T1])["deficiencies"]
+    assert "assessed value 6000.00 (and 1 record(s) without a value) in all" in d["message"]
+    assert "nan" not in d["message"]
+
+
 def test_empty_territory_value_fails_without_crash() -> None:
     s = sched([(T1, "A", 0.0, 0.0, "geometry")])
     t = owner_test(s, towns=[T1])
