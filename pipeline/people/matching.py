@@ -1602,16 +1602,14 @@ def _agent_review(
     acting = index.agents.get((words[0], words[-1]), [])
     if not acting:
         return None
-    labels = index.labels
     cands = tuple(
-        {
-            "candidate": ";".join(sorted({labels.get(k, k) for k, _ in index.entities[name]})),
-            "candidate_name": name,
-            "name_score": 0.0,
-            "name_evidence": f"the signer is the {role or 'agent'} the roll names",
-            "address_agreed": "not tested (an agent's address)",
-            "candidate_addresses": "",
-        }
+        _entity_candidate(
+            index,
+            name,
+            0.0,
+            f"the signer is the {role or 'agent'} the roll names",
+            agreed="not tested (an agent's address)",
+        )
         for name, role in acting[:5]
     )
     name, role = acting[0]
@@ -1687,6 +1685,31 @@ def _entity_groups_uncached(index: OwnerIndex, norm: str) -> list[list[tuple[str
     return list(groups.values())
 
 
+def _entity_candidate(
+    index: OwnerIndex,
+    name: str,
+    score: float,
+    evidence: str,
+    *,
+    agreed: str = "not tested (officer's address)",
+    addresses: bool = False,
+) -> dict[str, object]:
+    """A review candidate for an entity owner: its parcels (and their addresses)."""
+    rows = index.entities[name]
+    return {
+        "candidate": ";".join(sorted({index.labels.get(k, k) for k, _ in rows})),
+        "candidate_name": name,
+        "name_score": score,
+        "name_evidence": evidence,
+        "address_agreed": agreed,
+        "candidate_addresses": "; ".join(
+            sorted({f"{kd}: {a}" for k, _ in rows for a, kd in index.addresses.get(k, ())})
+        )
+        if addresses
+        else "",
+    }
+
+
 def _match_entity(
     index: OwnerIndex, signing_for: str, address: str
 ) -> tuple[str, tuple[tuple[str, int], ...], float, str, tuple[dict[str, object], ...]]:
@@ -1736,17 +1759,8 @@ def _match_entity(
         norm, index.entity_names, scorer=fuzz.token_sort_ratio, score_cutoff=_ENTITY_CLOSE, limit=5
     )
     if close:
-        cands2: tuple[dict[str, object], ...] = tuple(
-            {
-                "candidate": ";".join(
-                    sorted({index.labels.get(k, k) for k, _ in index.entities[name]})
-                ),
-                "candidate_name": name,
-                "name_score": float(score),
-                "name_evidence": "entity name close",
-                "address_agreed": "not tested (officer's address)",
-                "candidate_addresses": "",
-            }
+        cands2 = tuple(
+            _entity_candidate(index, name, float(score), "entity name close")
             for name, score, _ in close
         )
         return (
@@ -1762,16 +1776,7 @@ def _match_entity(
         names = index.bare_entity_names().get(bare, [])
         if names:
             cands3 = tuple(
-                {
-                    "candidate": ";".join(
-                        sorted({index.labels.get(k, k) for k, _ in index.entities[name]})
-                    ),
-                    "candidate_name": name,
-                    "name_score": 90.0,
-                    "name_evidence": "entity name without its form (LLC, INC...)",
-                    "address_agreed": "not tested (officer's address)",
-                    "candidate_addresses": "",
-                }
+                _entity_candidate(index, name, 90.0, "entity name without its form (LLC, INC...)")
                 for name in names[:5]
             )
             return (
@@ -2005,24 +2010,14 @@ def _person_like_entity(
     if not hits:
         return None
     cands = tuple(
-        {
-            "candidate": ";".join(
-                sorted({index.labels.get(k, k) for k, _ in index.entities[name]})
-            ),
-            "candidate_name": name,
-            "name_score": 0.0,
-            "name_evidence": "a person's name in the roll's last-name field, read as an entity",
-            "address_agreed": "not tested",
-            "candidate_addresses": "; ".join(
-                sorted(
-                    {
-                        f"{kd}: {a}"
-                        for k, _ in index.entities[name]
-                        for a, kd in index.addresses.get(k, ())
-                    }
-                )
-            ),
-        }
+        _entity_candidate(
+            index,
+            name,
+            0.0,
+            "a person's name in the roll's last-name field, read as an entity",
+            agreed="not tested",
+            addresses=True,
+        )
         for name in list(hits)[:5]
     )
     first = next(iter(hits))
