@@ -610,3 +610,115 @@ def test_one_street_address_in_two_towns_is_two_homes() -> None:
         ("counted", (("104601|4.-1-1", 0),)),
         ("needs_review", ()),
     ]
+
+
+def test_an_override_is_read_first_name_first_but_for_a_lone_initial() -> None:
+    # the assessor's override names the new owners after a sale. "Grant Kelly"
+    # bought KELLY GRANT's parcel, "James Smith" ROBERT JAMES's: first name
+    # first, whatever the seller's surname. "SMITH JOHN R" ends in a lone
+    # initial (no surname is one letter): the roll's order, John R. Smith.
+    # "SMITH MARY" could be either: read first name first, and Mary Smith's
+    # line at that address goes to review, not silently not_owner
+    from pipeline.frames import OWNERSHIP_OVERRIDE_COLUMNS
+
+    recs = [
+        person("104401|1", "Kelly", "", "Grant", "1 Oak St", "1 Oak St"),
+        person("104401|2", "Robert", "", "James", "2 Oak St", "2 Oak St"),
+        person("104401|3", "Ann", "", "Smith", "3 Oak St", "3 Oak St"),
+    ]
+    roll = make_roll(recs)
+    overrides = pd.DataFrame(
+        [
+            {"parcel_key": "104401|1", "owner_count": 1, "owners": "Grant Kelly"},
+            {"parcel_key": "104401|2", "owner_count": 1, "owners": "James Smith"},
+            {"parcel_key": "104401|3", "owner_count": 2, "owners": "SMITH JOHN R; SMITH MARY"},
+        ]
+    ).reindex(columns=list(OWNERSHIP_OVERRIDE_COLUMNS))
+    owners = parse_owners(roll, overrides=overrides)
+    assert owners[["first", "middle", "last"]].values.tolist() == [
+        ["GRANT", "", "KELLY"],
+        ["JAMES", "", "SMITH"],
+        ["JOHN", "R", "SMITH"],
+        ["SMITH", "", "MARY"],
+    ]
+    lines = [
+        ("Grant Kelly", "1 Oak St"),
+        ("Kelly Grant", "1 Oak St"),  # the seller
+        ("James Smith", "2 Oak St"),
+        ("John R. Smith", "3 Oak St"),
+        ("Mary Smith", "3 Oak St"),
+    ]
+    sig, pages = frames(
+        [{"page": 1, "line": i, "name": n, "address": a} for i, (n, a) in enumerate(lines, 1)],
+        [(1, "owners")],
+    )
+    m = owner_matcher(sig, pages, owners, roll)
+    assert m["status"].tolist() == [
+        "counted",
+        "needs_review",  # the words of the owner's name, in another order: no credit
+        "counted",
+        "counted",
+        "needs_review",
+    ]
+    assert m["owner_keys"].tolist()[1] == ()
+    assert "another order" in m["note"].iloc[4]
+
+
+def test_a_trustee_beside_the_trust_is_no_second_owner() -> None:
+    # DOE FAMILY TRUST with JANE DOE, suffix TRUSTEE, in the next slot: the trust
+    # is the one owner (an entity is one owner), so "Doe Family Trust" signed
+    # for is credited the whole parcel, not half; Jane Doe signing with no
+    # signing_for goes to review
+    rec = person("104401|1", "", "", "DOE FAMILY TRUST", "4 Oak St", "4 Oak St")
+    rec.update(
+        additional_owner_1_first="Jane",
+        additional_owner_1_last_name="Doe",
+        additional_owner_1_suffix="TRUSTEE",
+    )
+    owners = parse_owners(make_roll([rec]))
+    assert owners[["name", "owner_count", "agent"]].values.tolist() == [
+        ["DOE FAMILY TRUST", 1, "JANE DOE"]
+    ]
+    m = _match(
+        [rec],
+        [
+            {"name": "Jane Doe", "address": "4 Oak St", "signing_for": "Doe Family Trust"},
+            {"name": "Jane Doe", "address": "4 Oak St"},
+        ],
+    )
+    assert m["status"].tolist() == ["counted", "needs_review"]
+
+
+def test_a_life_estate_marker_in_a_slot_of_its_own_is_no_owner() -> None:
+    # ALICE WHITE, then a slot holding only LIFE ESTATE, then BOB WHITE: two
+    # owners (Alice the life tenant), not three with a blank one
+    rec = person("104401|1", "Alice", "", "White", "1 Oak St", "1 Oak St")
+    rec.update(additional_owner_1_last_name="LIFE ESTATE")
+    rec.update(additional_owner_2_first="Bob", additional_owner_2_last_name="White")
+    owners = parse_owners(make_roll([rec]))
+    assert owners[["name", "owner_count", "role"]].values.tolist() == [
+        ["ALICE WHITE", 2, "life tenant"],
+        ["BOB WHITE", 2, ""],
+    ]
+
+
+def test_a_postal_city_does_not_join_two_towns_homes() -> None:
+    # 1 Pine St in Harlow (JOHN SMITH, billed there, post office Valatie) and 1
+    # Pine St in Brinton (JOHN SMITH, billed there, post office Chatham): each
+    # billed to his own home. Neither city is a town of the petition, yet each
+    # mailing address is the record's own situs: two homes, two people
+    harlow = _with_city(
+        person("104401|1", "John", "", "Smith", "1 Pine St", "1 Pine St"), "Valatie"
+    )
+    brinton = _with_city(
+        person("104601|1", "John", "", "Smith", "1 Pine St", "1 Pine St"), "Chatham"
+    )
+    brinton.update(swis_code="104601", municipality_code="104600")
+    roll = make_roll([harlow, brinton])
+    sig, pages = frames(
+        [{"page": 1, "line": 1, "name": "John Smith", "address": "1 Pine St", "town": "Harlow"}],
+        [(1, "owners")],
+    )
+    lookups = roll_lookups(roll, places={"Harlow": "104400", "Brinton": "104600"})
+    m = owner_matcher(sig, pages, parse_owners(roll), roll, lookups=lookups)
+    assert m["owner_keys"].tolist() == [(("104401|1", 0),)]

@@ -1169,7 +1169,9 @@ def _town_keyed(
     situs keys become ``1 PINE ST [104400]`` and ``1 PINE ST [104600]`` (the
     record's ``municipality_code``), so two owners of one name there are not
     linked as one person. A mailing address of that street is keyed with the
-    town its city names (``places``: town name -> SWIS), else left as it is.
+    town its city names (``places``: town name -> SWIS), else with the
+    record's own town when it is its situs (an owner living there, with a
+    post office named otherwise), else left as it is.
     Returns the situs and mailing keys and the set of addresses so split.
     """
     if "municipality_code" not in roll.columns or not len(roll):
@@ -1192,11 +1194,20 @@ def _town_keyed(
         if "mailing_address_city" in roll.columns
         else [""] * len(roll)
     )
-    situs = [f"{a} [{t}]" if a in split else a for a, t in zip(situs, muni, strict=True)]
+    # a mailing address of such a street: in the town its city names, else
+    # the record's own home when it is its situs (an owner living there, with
+    # a post office named otherwise, or none), else left as written
     mailing = [
-        f"{m} [{codes[c]}]" if m in split and c in codes else m
-        for m, c in zip(mailing, city, strict=True)
+        m
+        if m not in split
+        else f"{m} [{codes[c]}]"
+        if c in codes
+        else f"{m} [{t}]"
+        if m == a
+        else m
+        for m, a, t, c in zip(mailing, situs, muni, city, strict=True)
     ]
+    situs = [f"{a} [{t}]" if a in split else a for a, t in zip(situs, muni, strict=True)]
     return situs, mailing, split
 
 
@@ -1585,6 +1596,51 @@ def _estate_aliases(names: Iterable[str]) -> dict[str, str]:
         if alias != name:
             out[name] = alias
     return out
+
+
+def _reordered_review(
+    index: OwnerIndex, tokens: Sequence[str], suffix: str, address: str
+) -> tuple[str, tuple[dict[str, object], ...]] | None:
+    """A review when an owner at the line's address has the line's words in another order.
+
+    ``SMITH JOHN`` in an ownership override (read ``First Last``: first name
+    SMITH) and "John Smith" at the parcel's address: the same words, so
+    perhaps the same person, but which is the surname the words alone do
+    not say. No credit; a match decision (accept) settles it.
+    """
+    ref = index.persons
+    at = ref.by_address.get(address, []) if address else []
+    if not at or len(tokens) < 2:
+        return None
+    words = sorted([*tokens, *([suffix] if suffix else [])])
+    hits = [
+        j
+        for j in at
+        if sorted(
+            " ".join(
+                p for p in (ref.first[j], ref.middle[j], ref.last[j], ref.suffix[j]) if p
+            ).split()
+        )
+        == words
+    ]
+    if not hits:
+        return None
+    cands = tuple(
+        {
+            "candidate": ref.label[j],
+            "candidate_name": ref.name_of(j),
+            "name_score": 0.0,
+            "name_evidence": "the same words in another order",
+            "address_agreed": "same",
+            "candidate_addresses": "; ".join(f"{k}: {a}" for a, k in ref.addresses[j]),
+        }
+        for j in hits[:5]
+    )
+    note = (
+        f"the owner at this address is written {ref.name_of(hits[0])!r}, the line's words in "
+        "another order: if the same person, a match decision (accept) credits the share"
+    )
+    return note, cands
 
 
 def _agent_review(
@@ -2202,7 +2258,11 @@ def owner_matcher(
             return "counted", rows, res.score, who, nt, cd, (tokens, suffix)
         if res.tier == "review":
             return "needs_review", (), res.score, "", res.note, cd, (tokens, suffix)
-        like = _person_like_entity(index, tokens, suffix) or _agent_review(index, names[i], "")
+        like = (
+            _person_like_entity(index, tokens, suffix)
+            or _agent_review(index, names[i], "")
+            or _reordered_review(index, tokens, suffix, address)
+        )
         if like:
             return "needs_review", (), 0.0, "", like[0], like[1], (tokens, suffix)
         return "not_owner", (), 0.0, "", res.note, cd, (tokens, suffix)

@@ -40,7 +40,7 @@ roll reads as before) and for the names of an ownership override.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -879,6 +879,7 @@ def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
         etal = etal | np.isin(rows, np.concatenate(marked))
     long = long.assign(**{k: v for k, v in _LONG_EXTRA.items() if k != "etal"}, etal=etal)
     long = _life_tenants(long)
+    long = _agents_of_trusts(long)
     long, any_used = _care_of_slots(long, any_used)
     return _by_row_slot(_split_joint_first_names(long)), any_used
 
@@ -901,8 +902,13 @@ def _life_tenants(long: pd.DataFrame) -> pd.DataFrame:
     marker telling that it names a person.
     """
     life = np.zeros(len(long), dtype=bool)
+    has_first = ~_blank_distinct(long["first"])
     for col in ("last", "suffix"):
         hit = _contains_distinct(long[col], _LIFE_MARK)
+        if col == "last" and hit.any():
+            # PAM | LIFE ESTATE: no surname would be left; not read as a marker
+            rest = long[col].str.replace(_LIFE_MARK, "", regex=True).str.strip()
+            hit &= ~(has_first & (rest == "").to_numpy(dtype=bool))
         if hit.any():
             life |= hit
             long.loc[hit, col] = (
@@ -910,6 +916,25 @@ def _life_tenants(long: pd.DataFrame) -> pd.DataFrame:
             )
     if not life.any():
         return long
+    # a slot that held the marker alone names no owner: it marks the owner of
+    # the slot before it on its record, and is dropped
+    alone_mark = life & _blank_distinct(long["first"]) & _blank_distinct(long["last"])
+    if alone_mark.any():
+        marked = set(
+            zip(
+                long.loc[alone_mark, "_row"].astype("int64"),
+                long.loc[alone_mark, "_slot"].astype("int64") - 1,
+                strict=True,
+            )
+        )
+        before = [
+            (r, sl) in marked
+            for r, sl in zip(
+                long["_row"].astype("int64"), long["_slot"].astype("int64"), strict=True
+            )
+        ]
+        life = (life & ~alone_mark) | np.asarray(before, dtype=bool)
+        long, life = long[~alone_mark], life[~alone_mark]
     long.loc[life, "role"] = "life tenant"
     alone = long.index[life & _blank_distinct(long["first"])]
     for at in alone:
@@ -920,6 +945,53 @@ def _life_tenants(long: pd.DataFrame) -> pd.DataFrame:
             long.loc[at, ["first", "middle", "last"]] = [p.first, p.middle, p.last]
             if p.suffix:
                 long.at[at, "suffix"] = p.suffix
+    return long
+
+
+#: A trustee's or executor's marker at the end of a last-name or suffix field.
+_AGENT_MARK = (
+    r"(?i)(?:^|\s+)(?:CO-?TRUSTEES?|TRUSTEES?|TTEES?|EXECUTOR|EXECUTRIX|EXECS?|EXRX?"
+    r"|ADMR|ADMX|ADMINISTRATOR|ADMINISTRATRIX)\.?\s*$"
+)
+#: Words of a trust's or an estate's name in another slot of the record.
+_TRUST_WORDS = r"(?i)(?:^|\s)(?:TRUST|TRUSTS|ESTATE|EST)(?:\s|$)"
+
+
+def _agents_of_trusts(long: pd.DataFrame) -> pd.DataFrame:
+    """A trustee or executor named in a slot beside the trust or estate is no owner.
+
+    ``DOE FAMILY TRUST`` with ``JANE DOE TRUSTEE`` in the next slot: the trust
+    is the one owner (§ 2-202.1.a(2): an entity is one owner), Jane Doe signs
+    for it. Her slot is dropped and her name becomes the trust's ``agent``
+    (so that her line is reviewed, :func:`pipeline.people.matching.owner_matcher`).
+    """
+    marked = _contains_distinct(long["last"], _AGENT_MARK) | _contains_distinct(
+        long["suffix"], _AGENT_MARK
+    )
+    if not marked.any():
+        return long
+    trusts = _contains_distinct(long["last"], _TRUST_WORDS) & ~marked
+    rows = long["_row"].to_numpy(dtype=np.int64)
+    agents_at = marked & np.isin(rows, rows[trusts])
+    if not agents_at.any():
+        return long
+    names: dict[int, list[str]] = {}
+    for at in long.index[agents_at]:
+        last = re.sub(_AGENT_MARK, "", str(long.at[at, "last"])).strip()
+        first = " ".join(str(long.at[at, c]) for c in ("first", "middle") if str(long.at[at, c]))
+        if first:
+            name = f"{first} {last}".strip()
+        else:
+            people = [p for p in parse_owner_text(last) if p.is_owner and p.kind == "person"]
+            name = people[0].name if people else last
+        names.setdefault(int(str(long.at[at, "_row"])), []).append(name.upper())
+    long = long[~agents_at].copy()
+    on = np.isin(long["_row"].to_numpy(dtype=np.int64), list(names)) & _contains_distinct(
+        long["last"], _TRUST_WORDS
+    )
+    long.loc[on, "agent"] = [
+        "; ".join(names[int(r)]) for r in long.loc[on, "_row"].to_numpy(dtype=np.int64)
+    ]
     return long
 
 
@@ -1108,24 +1180,27 @@ def _names_of(owners: Any) -> list[str]:
     return [raw for raw in (str(x).strip() for x in names) if raw and raw.lower() != "nan"]
 
 
-def _override_owners(
-    overrides: pd.DataFrame, surnames: Mapping[str, frozenset[str]] | None = None
-) -> pd.DataFrame:
+def _override_owners(overrides: pd.DataFrame) -> pd.DataFrame:
     """The owners an ownership override names, in ``First Last`` order.
 
-    A name written as the roll writes it, surname first and no comma (``WALSH
-    DAVID R`` for a parcel whose roll owner is WALSH...), is read in the
-    roll's ``LAST FIRST`` order: ``surnames`` gives, per parcel, the first
-    words of its roll owners' last-name fields.
+    A name ending in a lone initial, with no comma (``WALSH DAVID R``), is
+    written as the roll writes names, surname first: no surname is one
+    letter. It is read in the roll's ``LAST FIRST`` order. Any other name is
+    read ``First Last`` (``Grant Kelly``); a comma always means ``LAST,
+    FIRST``.
     """
     rows: list[dict[str, Any]] = []
-    surnames = surnames or {}
     for key, owners in zip(overrides[PARCEL_KEY], overrides["owners"], strict=True):
         parsed: list[ParsedOwner] = []
-        known = surnames.get(str(key), frozenset())
         for raw in _names_of(owners):
-            words = raw.replace(",", " ").upper().split()
-            roll_order = "," not in raw and len(words) > 1 and words[0] in known
+            words = raw.replace(".", " ").upper().split()
+            roll_order = (
+                "," not in raw
+                and len(words) >= 3
+                and len(words[-1]) == 1
+                and words[-1].isalpha()
+                and words[-1] not in _SUFFIX_KEYS
+            )
             parsed.extend(parse_owner_text(raw, order="last_first" if roll_order else "first_last"))
         _parsed_rows(str(key), -1, parsed, rows)
     return _long_frame(rows)
@@ -1203,14 +1278,8 @@ def parse_owners(roll: pd.DataFrame, *, overrides: pd.DataFrame | None = None) -
         # count keeps the roll's owners and divides by its count
         named = overrides[[len(_names_of(v)) > 0 for v in overrides["owners"]]]
         ov_keys = set(named[PARCEL_KEY].astype("str"))
-        on_roll = long[long[PARCEL_KEY].isin(ov_keys)]
-        surnames: dict[str, set[str]] = {}
-        for key, last in zip(on_roll[PARCEL_KEY], on_roll["last"].astype("str"), strict=True):
-            first_word = last.upper().replace(",", " ").split()[:1]
-            if first_word:
-                surnames.setdefault(str(key), set()).add(first_word[0])
         long = long[~long[PARCEL_KEY].isin(ov_keys)]
-        ov = _override_owners(named, {k: frozenset(v) for k, v in surnames.items()})
+        ov = _override_owners(named)
         # an overridden parcel keeps the place of its roll record
         first_row = dict(
             zip(roll[PARCEL_KEY].astype("str")[::-1], range(len(roll) - 1, -1, -1), strict=True)
@@ -1263,7 +1332,8 @@ def parse_owners(roll: pd.DataFrame, *, overrides: pd.DataFrame | None = None) -
         details = [_entity_details(str(names[i])) for i in todo]
         subkind[todo] = [d[0] for d in details]
         role[todo] = [d[1] for d in details]
-        agent[todo] = [d[2] for d in details]
+        # a trustee named in a slot of its own (:func:`_agents_of_trusts`) stays
+        agent[todo] = [d[2] or agent[i] for i, d in zip(todo, details, strict=True)]
     out["subkind"] = pd.Series(subkind, dtype="str")
     out["role"] = pd.Series(role, dtype="str")
     out["agent"] = pd.Series(agent, dtype="str")
