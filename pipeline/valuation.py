@@ -808,6 +808,8 @@ def owner_test(
             # a blank value (no value under the basis) is told, not summed as nan
             known = pd.to_numeric(values, errors="coerce")
             blank = int(known.isna().sum())
+            if blank == len(known):
+                return f"unknown ({blank} record(s) without a value)"
             text = f"{_fsum(known.dropna()):.2f}"
             return text + (f" (and {blank} record(s) without a value)" if blank else "")
 

@@ -588,6 +588,10 @@ def test_unapportioned_record_without_a_value_is_told_not_summed_as_nan() -> Non
     (d,) = owner_test(s, towns=[T1])["deficiencies"]
     assert "assessed value 6000.00 (and 1 record(s) without a value) in all" in d["message"]
     assert "nan" not in d["message"]
+    # none with a value: unknown, not 0.00
+    s.loc[s["print_key_code"] == "SF-1", "assessed_value"] = float("nan")
+    (d,) = owner_test(s, towns=[T1])["deficiencies"]
+    assert "assessed value unknown (2 record(s) without a value) in all" in d["message"]
 
 
 def test_empty_territory_value_fails_without_crash() -> None:
