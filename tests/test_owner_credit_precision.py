@@ -641,6 +641,14 @@ def test_an_override_is_read_first_name_first_but_for_a_lone_initial() -> None:
         ["JOHN", "R", "SMITH"],
         ["SMITH", "", "MARY"],
     ]
+    # the initial of the first person of a joint name, before a suffix: the same
+    joint = overrides.assign(owners=["WALSH DAVID R JR", "WALSH DAVID R & MARY", "x"])[:2]
+    assert parse_owners(roll, overrides=joint)[["first", "last", "suffix"]].values.tolist() == [
+        ["DAVID", "WALSH", "JR"],
+        ["DAVID", "WALSH", ""],
+        ["MARY", "WALSH", ""],
+        ["ANN", "SMITH", ""],  # parcel 3, not overridden here
+    ]
     lines = [
         ("Grant Kelly", "1 Oak St"),
         ("Kelly Grant", "1 Oak St"),  # the seller
@@ -679,6 +687,10 @@ def test_a_trustee_beside_the_trust_is_no_second_owner() -> None:
     assert owners[["name", "owner_count", "agent"]].values.tolist() == [
         ["DOE FAMILY TRUST", 1, "JANE DOE"]
     ]
+    for written in ("Doe Co Trustee", "Doe Tr", "Doe Ttee"):  # the same, abbreviated
+        other = {**rec, "additional_owner_1_last_name": written, "additional_owner_1_suffix": ""}
+        got = parse_owners(make_roll([other]))[["owner_count", "agent"]].values.tolist()
+        assert got == [[1, "JANE DOE"]]
     m = _match(
         [rec],
         [

@@ -902,13 +902,8 @@ def _life_tenants(long: pd.DataFrame) -> pd.DataFrame:
     marker telling that it names a person.
     """
     life = np.zeros(len(long), dtype=bool)
-    has_first = ~_blank_distinct(long["first"])
     for col in ("last", "suffix"):
         hit = _contains_distinct(long[col], _LIFE_MARK)
-        if col == "last" and hit.any():
-            # PAM | LIFE ESTATE: no surname would be left; not read as a marker
-            rest = long[col].str.replace(_LIFE_MARK, "", regex=True).str.strip()
-            hit &= ~(has_first & (rest == "").to_numpy(dtype=bool))
         if hit.any():
             life |= hit
             long.loc[hit, col] = (
@@ -950,8 +945,8 @@ def _life_tenants(long: pd.DataFrame) -> pd.DataFrame:
 
 #: A trustee's or executor's marker at the end of a last-name or suffix field.
 _AGENT_MARK = (
-    r"(?i)(?:^|\s+)(?:CO-?TRUSTEES?|TRUSTEES?|TTEES?|EXECUTOR|EXECUTRIX|EXECS?|EXRX?"
-    r"|ADMR|ADMX|ADMINISTRATOR|ADMINISTRATRIX)\.?\s*$"
+    r"(?i)(?:^|\s+)(?:(?:AS\s+|CO[-\s]?)?(?:TRUSTEES?|TTEES?|TSTEE|TRS?)|EXECUTOR|EXECUTRIX"
+    r"|EXECS?|EXRX?|ADMR|ADMX|ADMINISTRATOR|ADMINISTRATRIX)\.?\s*$"
 )
 #: Words of a trust's or an estate's name in another slot of the record.
 _TRUST_WORDS = r"(?i)(?:^|\s)(?:TRUST|TRUSTS|ESTATE|EST)(?:\s|$)"
@@ -1183,17 +1178,21 @@ def _names_of(owners: Any) -> list[str]:
 def _override_owners(overrides: pd.DataFrame) -> pd.DataFrame:
     """The owners an ownership override names, in ``First Last`` order.
 
-    A name ending in a lone initial, with no comma (``WALSH DAVID R``), is
-    written as the roll writes names, surname first: no surname is one
-    letter. It is read in the roll's ``LAST FIRST`` order. Any other name is
-    read ``First Last`` (``Grant Kelly``); a comma always means ``LAST,
-    FIRST``.
+    A name whose first person ends in a lone initial, with no comma (``WALSH
+    DAVID R``, ``WALSH DAVID R JR``, ``WALSH DAVID R & MARY``), is written as
+    the roll writes names, surname first: no surname is one letter. It is
+    read in the roll's ``LAST FIRST`` order. Any other name is read ``First
+    Last`` (``Grant Kelly``); a comma always means ``LAST, FIRST``.
     """
     rows: list[dict[str, Any]] = []
     for key, owners in zip(overrides[PARCEL_KEY], overrides["owners"], strict=True):
         parsed: list[ParsedOwner] = []
         for raw in _names_of(owners):
-            words = raw.replace(".", " ").upper().split()
+            # the first person of the name (before "&" or "AND"), suffixes left off
+            first_person = re.split(r"&|\bAND\b", raw.replace(".", " ").upper())[0]
+            words = first_person.split()
+            while len(words) > 3 and words[-1] in _SUFFIX_KEYS:
+                words.pop()
             roll_order = (
                 "," not in raw
                 and len(words) >= 3
