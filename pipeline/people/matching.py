@@ -1189,11 +1189,12 @@ def _town_keyed(
         if isinstance(places, Mapping)
         else {}
     )
-    city = (
-        [place_key(c) for c in _text_col(roll, "mailing_address_city")]
-        if "mailing_address_city" in roll.columns
-        else [""] * len(roll)
-    )
+    if "mailing_address_city" in roll.columns:
+        written = _text_col(roll, "mailing_address_city")
+        key_of = {c: place_key(c) for c in set(written)}  # a few hundred distinct cities
+        city = [key_of[c] for c in written]
+    else:
+        city = [""] * len(roll)
     # a mailing address of such a street: in the town its city names, else
     # the record's own home when it is its situs (an owner living there, with
     # a post office named otherwise, or none), else left as written
