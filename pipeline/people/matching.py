@@ -1599,6 +1599,18 @@ def _estate_aliases(names: Iterable[str]) -> dict[str, str]:
     return out
 
 
+def _person_candidate(ref: Reference, j: int, score: float, evidence: str) -> dict[str, object]:
+    """A review candidate for a person owner at the line's address."""
+    return {
+        "candidate": ref.label[j],
+        "candidate_name": ref.name_of(j),
+        "name_score": score,
+        "name_evidence": evidence,
+        "address_agreed": "same",
+        "candidate_addresses": "; ".join(f"{k}: {a}" for a, k in ref.addresses[j]),
+    }
+
+
 def _reordered_review(
     index: OwnerIndex, tokens: Sequence[str], suffix: str, address: str
 ) -> tuple[str, tuple[dict[str, object], ...]] | None:
@@ -1627,15 +1639,7 @@ def _reordered_review(
     if not hits:
         return None
     cands = tuple(
-        {
-            "candidate": ref.label[j],
-            "candidate_name": ref.name_of(j),
-            "name_score": 0.0,
-            "name_evidence": "the same words in another order",
-            "address_agreed": "same",
-            "candidate_addresses": "; ".join(f"{k}: {a}" for a, k in ref.addresses[j]),
-        }
-        for j in hits[:5]
+        _person_candidate(ref, j, 0.0, "the same words in another order") for j in hits[:5]
     )
     note = (
         f"the owner at this address is written {ref.name_of(hits[0])!r}, the line's words in "
@@ -2197,14 +2201,7 @@ def owner_matcher(
             return None
         js = ref.members(res.identity)
         cands = tuple(
-            {
-                "candidate": ref.label[j],
-                "candidate_name": ref.name_of(j),
-                "name_score": res.score,
-                "name_evidence": "the signer's own name, as an owner",
-                "address_agreed": "same",
-                "candidate_addresses": "; ".join(f"{k}: {a}" for a, k in ref.addresses[j]),
-            }
+            _person_candidate(ref, j, res.score, "the signer's own name, as an owner")
             for j in js[:5]
         )
         note = (
