@@ -285,6 +285,11 @@ def _compare_names(
 _TOWN_KEY = re.compile(r" \[\d{6}\]$")
 
 
+def _without_town(key: str) -> str:
+    """An address key without its town key (``"1 PINE ST [104400]"`` -> ``"1 PINE ST"``)."""
+    return _TOWN_KEY.sub("", key) if key.endswith("]") else key
+
+
 def _split_address(addr: str) -> tuple[str, str]:
     """House number and street of an address key (its town key, if any, left out).
 
@@ -292,9 +297,7 @@ def _split_address(addr: str) -> tuple[str, str]:
     agree (:func:`_agree`'s "same"), but close for one that may (a typo, a
     review): the town key is no part of the street compared.
     """
-    if addr.endswith("]"):
-        addr = _TOWN_KEY.sub("", addr)
-    head, _, rest = addr.partition(" ")
+    head, _, rest = _without_town(addr).partition(" ")
     if head and head[0].isdigit():
         return head, rest
     return "", addr
@@ -367,9 +370,7 @@ def _agree(
         cut = len(num) + 1
         for key, kind in addresses:
             if (key == num or (key.startswith(num) and key[cut - 1 : cut] == " ")) and (
-                _streets_close(
-                    street, _TOWN_KEY.sub("", key[cut:]) if key[-1:] == "]" else key[cut:]
-                )
+                _streets_close(street, _without_town(key[cut:]))
             ):
                 return "close", kind
     elif street:
@@ -1160,6 +1161,13 @@ def _roll_addresses(
     return _roll_addresses_away(roll, situs_norm=situs_norm)[0]
 
 
+def _town_codes(places: Iterable[str]) -> dict[str, str]:
+    """A town's name as a key (:func:`place_key`) -> its SWIS (``places`` a mapping; else none)."""
+    if not isinstance(places, Mapping):
+        return {}
+    return {place_key(name): str(code) for name, code in places.items()}
+
+
 def _town_keyed(
     roll: pd.DataFrame, situs: list[str], mailing: list[str], places: Iterable[str]
 ) -> tuple[list[str], list[str], frozenset[str]]:
@@ -1184,11 +1192,7 @@ def _town_keyed(
     split = frozenset(towns.index[towns.to_numpy() > 1].tolist())
     if not split:
         return situs, mailing, split
-    codes = (
-        {place_key(name): str(code) for name, code in places.items()}
-        if isinstance(places, Mapping)
-        else {}
-    )
+    codes = _town_codes(places)
     if "mailing_address_city" in roll.columns:
         written = _text_col(roll, "mailing_address_city")
         key_of = {c: place_key(c) for c in set(written)}  # a few hundred distinct cities
@@ -1374,12 +1378,7 @@ def roll_lookups(
     writes (:func:`_town_keyed`).
     """
     addresses, away, split = _roll_addresses_away(roll, situs_norm=situs_norm, places=places)
-    codes = (
-        {place_key(name): str(code) for name, code in places.items()}
-        if isinstance(places, Mapping)
-        else {}
-    )
-    return RollLookups(addresses, _labels(roll), away, split, codes)
+    return RollLookups(addresses, _labels(roll), away, split, _town_codes(places))
 
 
 @dataclass

@@ -965,7 +965,8 @@ def _agents_of_trusts(long: pd.DataFrame) -> pd.DataFrame:
     )
     if not marked.any():
         return long
-    trusts = _contains_distinct(long["last"], _TRUST_WORDS) & ~marked
+    trust_words = _contains_distinct(long["last"], _TRUST_WORDS)
+    trusts = trust_words & ~marked
     rows = long["_row"].to_numpy(dtype=np.int64)
     agents_at = marked & np.isin(rows, rows[trusts])
     if not agents_at.any():
@@ -981,9 +982,7 @@ def _agents_of_trusts(long: pd.DataFrame) -> pd.DataFrame:
             name = people[0].name if people else last
         names.setdefault(int(str(long.at[at, "_row"])), []).append(name.upper())
     long = long[~agents_at].copy()
-    on = np.isin(long["_row"].to_numpy(dtype=np.int64), list(names)) & _contains_distinct(
-        long["last"], _TRUST_WORDS
-    )
+    on = (np.isin(rows, list(names)) & trust_words)[~agents_at]
     long.loc[on, "agent"] = [
         "; ".join(names[int(r)]) for r in long.loc[on, "_row"].to_numpy(dtype=np.int64)
     ]
