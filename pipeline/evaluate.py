@@ -44,6 +44,7 @@ from pipeline.frames import PARCEL_KEY, SIGNATURE_COLUMNS, SOURCE_ROW
 from pipeline.geometry.apportion import polygonal
 from pipeline.geometry.area import geodesic_area_sq_mi
 from pipeline.geometry.territory import town_parts
+from pipeline.keys import print_key_order
 from pipeline.law.checks import (
     affidavit_check,
     area_check,
@@ -789,12 +790,19 @@ def part_areas(
         }
     if given:
         return _mixed_part_areas(prepared, territory, given, geometric_rows, warnings)
+    by_town = _land_by_roll_town(prepared, geometric_rows())
     warnings.append(
         "no town polygons: town parts come from each parcel's roll municipality_code and "
         "their areas are approximate (each parcel's area times its fraction in the "
         "territory by geometry; the assessor's overrides apportion value, not land)"
+        + (
+            "; the town of the original petition (§ 2-202.1.f(1): the one holding the "
+            "greatest part of the territory) is chosen on these approximate areas: give the "
+            "towns' boundary polygons to confirm it"
+            if sum(1 for v in by_town.values() if v > 0) > 1
+            else ""
+        )
     )
-    by_town = _land_by_roll_town(prepared, geometric_rows())
     total = float(sum(by_town.values()))
     if not total > 0:
         raise InputError(
@@ -1467,6 +1475,7 @@ def finish_summary(
     tests: Mapping[str, Any],
     test_deficiencies: list[Deficiency],
     warnings: list[str],
+    resident_lines: pd.DataFrame | None = None,
 ) -> dict[str, Any]:
     """Assemble the ``summary.json`` object (JSON-ready) from the territory's tests.
 
@@ -1489,6 +1498,11 @@ def finish_summary(
         Their deficiencies, in that order.
     warnings
         The run's warnings (kept by reference).
+    resident_lines
+        The resident-page lines of :func:`~pipeline.people.voters.resident_test`
+        for any territory (which lines await review does not depend on it;
+        None without a voter file): the ``review`` counts
+        (:func:`pending_review`).
 
     Returns
     -------
@@ -1592,9 +1606,66 @@ def finish_summary(
         "deficiencies": deficiencies,
         "warnings": warnings,
     }
+    summary["review"] = pending_review(prepared, resident_lines, tested=_bases_tested(summary))
+    pending = summary["review"]
+    if pending["lines_pending"]:
+        warnings.append(
+            f"{pending['lines_pending']:,} signature line(s) await review "
+            f"({pending['owner_lines_pending']:,} on owner pages, "
+            f"{pending['resident_lines_pending']:,} on resident pages; review.csv): none is "
+            "credited until a match decision settles it, so the signers' value and the "
+            "qualifying signers may rise"
+        )
     summary["sufficient"] = sufficiency(summary)
     ready: dict[str, Any] = _json_ready(summary)
     return ready
+
+
+def pending_review(
+    prepared: Prepared, resident_lines: pd.DataFrame | None, *, tested: Mapping[str, str]
+) -> dict[str, Any]:
+    """The signature lines awaiting review (``needs_review``), in all and by page basis.
+
+    Such a line is credited nothing until a match decision settles it: the
+    owner test's signers' value and the resident test's qualifying signers
+    leave it out, and the summary says so (key ``review``). Counted on the
+    lines as ``signatures.csv`` gives them (:func:`_signature_schedule`): an
+    owner line's review comes from matching, a resident line's from
+    :func:`~pipeline.people.voters.resident_test` (ambiguous, or a voter whose
+    residence cannot be placed), neither from the territory, so a boundary
+    alternative has the same count.
+    """
+    signatures = prepared.signatures
+    owners = residents = 0
+    if len(signatures):
+        owner_lines = pd.DataFrame(
+            {
+                "page": signatures["page"].to_numpy(),
+                "line": signatures["line"].to_numpy(),
+                "status": prepared.matches["status"].to_numpy(),
+            }
+        )
+        lines = _signature_schedule(
+            signatures,
+            prepared.pages,
+            owner_lines,
+            resident_lines
+            if resident_lines is not None
+            else pd.DataFrame(columns=["page", "line", "status"]),
+            filed_on=prepared.inputs.filed_on,
+            voters_given=prepared.inputs.voters is not None,
+            tested=tested,
+        )
+        pending = lines["status"].astype("str") == "needs_review"
+        basis = lines["basis"].astype("str")
+        owners = int((pending & (basis == "owners")).sum())
+        residents = int((pending & (basis == "residents")).sum())
+    return {
+        "lines_pending": owners + residents,
+        "owner_lines_pending": owners,
+        "resident_lines_pending": residents,
+        "listed_in": "review.csv",
+    }
 
 
 # --------------------------------------------------------------------------- stage 2
@@ -1828,6 +1899,7 @@ def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame
         },
         test_deficiencies=odef + rdef + pdef + ddef,
         warnings=warnings,
+        resident_lines=resident_lines if voters is not None else None,
     )
     return Assessment(
         summary=summary,
@@ -1982,7 +2054,14 @@ def _parcel_schedule(
         out["signer_credit_full"] = out["apportioned_full"].astype("float64") * 0.0
     out["value_basis"] = value_basis
     out["roll_row"] = out["source_row"]
+    # by town, then print keys as the roll runs (1.-1-2 before 1.-1-10), so that
+    # an assessor can check the schedule against the roll line by line
     out = out.sort_values(["town_swis", "swis_code", PARCEL_KEY], kind="stable")
+    towns = out["town_swis"].astype("str").tolist()
+    swis = out["swis_code"].astype("str").tolist()
+    pks = out["print_key_code"].astype("str").tolist()
+    order = sorted(range(len(out)), key=lambda i: (towns[i], swis[i], print_key_order(pks[i])))
+    out = out.iloc[order]
     return out.loc[:, list(PARCEL_SCHEDULE_COLUMNS)].reset_index(drop=True)
 
 

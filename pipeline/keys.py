@@ -369,3 +369,22 @@ def label_order(label: str) -> tuple[tuple[int, int | str], ...]:
     return tuple(
         (1, int(part)) if part.isdigit() else (0, part) for part in _DIGITS.split(label) if part
     )
+
+
+def print_key_order(print_key: str) -> tuple[tuple[tuple[int, int | str], ...], ...]:
+    """A sort key that orders print keys as a roll lists them.
+
+    A print key is ``SECTION.SUBSECTION-BLOCK-LOT.SUBLOT-SUFFIX``, fields
+    left blank where unused: ``20.-5-3`` (no subsection) comes before
+    ``20.16-1-1``, and ``1.-1-2`` before ``1.-1-10``. Each field compares as
+    :func:`label_order` does (digits as numbers), a blank field first.
+
+    Examples
+    --------
+    >>> sorted(["20.16-1-1", "20.-20-1", "20.-5-3"], key=print_key_order)
+    ['20.-5-3', '20.-20-1', '20.16-1-1']
+    """
+    head, _, rest = print_key.strip().partition("-")
+    section, _, subsection = head.partition(".")
+    fields = [section, subsection, *re.split(r"[-.]", rest)] if rest else [section, subsection]
+    return tuple(label_order(f) if f else ((1, -1),) for f in fields)

@@ -225,6 +225,9 @@ class _Base:
     lines: _People | None  # resident lines that count when their voter is inside
     line_person: IntArray
     resident0: dict[str, Any]
+    #: The resident lines for a territory holding no voter (None without a voter
+    #: file): which await review does not depend on the territory.
+    resident_lines0: pd.DataFrame | None
     resident_defs0: tuple[Deficiency, ...]
     inhabitants: _People | None  # named, placed, first entry of a person
     inhabitant_anon: BoolArray
@@ -335,6 +338,7 @@ class _Base:
         line_person = np.zeros(0, dtype=np.intp)
         anon = np.zeros(0, dtype=bool)
         resident0: dict[str, Any] = {}
+        rlines0: pd.DataFrame | None = None
         rdefs0: list[Deficiency] = []
         if inputs.voters is not None and prep.voter_place is not None:
             vp = prep.voter_place  # placed nowhere: every voter outside
@@ -354,6 +358,7 @@ class _Base:
                 filed_on=inputs.filed_on,
                 matches=prep.resident_matches,
             )
+            rlines0 = rlines
             # lines that pass every check but the territory: counted when their voter is in
             cand = rlines.loc[rlines["status"] == "outside_territory"]
             sboe = pd.Series(
@@ -406,6 +411,7 @@ class _Base:
             lines=lines,
             line_person=line_person,
             resident0=resident0,
+            resident_lines0=rlines0,
             resident_defs0=tuple(rdefs0),
             inhabitants=inh,
             inhabitant_anon=anon,
@@ -855,6 +861,7 @@ class Scenario:
             },
             test_deficiencies=odef + rdef + pdef + ddef,
             warnings=warnings,
+            resident_lines=b.resident_lines0,
         )
 
     def _resident(

@@ -127,7 +127,7 @@ def apportion_values(
         A missing value in the ``value_basis`` column of an included record;
         an override that names no roll record, names one twice, gives both or
         neither of fraction and value, a fraction outside [0, 1], or a value
-        outside [0, the record's value].
+        outside [0, the record's ``assessment_total``].
     ValueError
         ``fractions`` has duplicate keys, or ``value_basis`` is unknown.
 
@@ -146,6 +146,13 @@ def apportion_values(
 
     and ``fraction_in_territory`` of a value override is :math:`v_i / V_i`
     (0 when :math:`V_i = v_i = 0`, NaN when only :math:`V_i = 0`).
+
+    The statute gives the assessor "an apportionment of the assessed value"
+    (§ 2-202.1.a(2)): an override value :math:`v_i` is always a part of the
+    record's ``assessment_total`` :math:`T_i`. Under another basis (town
+    taxable value :math:`V_i`) the same share is taken,
+    :math:`A_i = V_i \\cdot v_i / T_i`, and ``fraction_in_territory`` is
+    :math:`v_i / T_i`.
     """
     if value_basis not in ("assessment_total", "town_taxable_value"):
         raise ValueError(f"unknown value_basis {value_basis!r}")
@@ -185,9 +192,14 @@ def apportion_values(
     is_sliver = (geo_source == "sliver").to_numpy()
     include = (mapped & ((geo_fraction > 0) | is_sliver)) | ~mapped | has_override
 
+    # the assessor apportions "the assessed value" (§ 2-202.1.a(2)): a value
+    # override is a part of the roll's assessment_total, whatever the basis;
+    # under another basis the same share of that basis's value is taken
+    taxable_basis = value_basis != "assessment_total"
+    assessed = roll["assessment_total"].astype("float64").to_numpy() if taxable_basis else value
     with np.errstate(divide="ignore", invalid="ignore"):
         value_fraction = np.where(
-            value == 0, np.where(ov_value == 0, 0.0, np.nan), ov_value / value
+            assessed == 0, np.where(ov_value == 0, 0.0, np.nan), ov_value / assessed
         )
     use_value = has_override & ~np.isnan(ov_value)
     use_fraction = has_override & ~np.isnan(ov_fraction)
@@ -197,15 +209,15 @@ def apportion_values(
     source = np.select(
         [has_override, mapped], ["override", geo_source.to_numpy(dtype=object)], "unmapped"
     )
-    apportioned = np.where(use_value, ov_value, value * fraction)
+    apportioned = np.where(use_value & ~taxable_basis, ov_value, value * fraction)
     # none of the value counts (an unmapped record without an override, a
     # sliver snapped to 0, an override of fraction 0): 0 whatever the value, so
     # a blank value there is no error ("bad input only where it is used")
-    unused = ~use_value & (fraction == 0)
+    unused = (~use_value | taxable_basis) & (fraction == 0)
     apportioned = np.where(unused, 0.0, apportioned)
 
     # the value must be known for every included record whose value counts
-    missing = include & np.isnan(value) & ~use_value & ~unused
+    missing = include & np.isnan(value) & (~use_value | taxable_basis) & ~unused
     if missing.any():
         i = int(np.flatnonzero(missing)[0])
         raise InputError(
@@ -215,15 +227,25 @@ def apportion_values(
             row=int(roll[SOURCE_ROW].iloc[i]),
             column=value_basis,
         )
-    bad_value = use_value & ((ov_value < 0) | (ov_value > value))
+    # a blank assessment_total: the override is the value on the assessed basis,
+    # but no share of it can be taken for another basis
+    bad_value = use_value & (
+        (ov_value < 0) | (ov_value > assessed) | (taxable_basis & np.isnan(assessed))
+    )
     if bad_value.any():
         i = int(np.flatnonzero(bad_value)[0])
         assert apportionment_overrides is not None  # a value override exists
         ov_rows = apportionment_overrides[apportionment_overrides[PARCEL_KEY] == keys.iloc[i]]
+        known = not np.isnan(assessed[i])
         raise InputError(
             _OVERRIDES,
-            f"value_in_territory {float(ov_value[i])!r} is outside 0..{float(value[i])!r}, "
-            f"the {value_basis} of parcel {roll['print_key_code'].iloc[i]}",
+            f"value_in_territory {float(ov_value[i])!r} is outside 0..{float(assessed[i])!r}, "
+            f"the assessment_total of parcel {roll['print_key_code'].iloc[i]} "
+            "(a value override is a part of the assessed value)"
+            if known
+            else f"value_in_territory {float(ov_value[i])!r} for parcel "
+            f"{roll['print_key_code'].iloc[i]}, whose roll record has no assessment_total "
+            "(a value override is a part of the assessed value): give fraction_in_territory",
             row=int(ov_rows[SOURCE_ROW].iloc[0]),
             column="value_in_territory",
         )

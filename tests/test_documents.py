@@ -150,6 +150,54 @@ def test_certification_one_town(tmp_path: Path) -> None:
         assert "$300,000.50" not in flat
 
 
+def test_certification_says_what_it_leaves_open_and_its_basis(tmp_path: Path) -> None:
+    # parcel A: 80,000 (the town taxable value of a parcel assessed 100,000),
+    # wholly inside, 4 owners by an override, one signs: credit 80,000 / 4 = 20,000.
+    # record U: a utility without a polygon and without the assessor's
+    # apportionment: counted at 0, to be apportioned. 3 owner lines await review.
+    a = _parcel("104489", "1.-1-1", "104400", 80_000.0, 1.0, 100.0, 20_000.0, signer="A OWNER")
+    a.update(owner_count=4, value_basis="town_taxable_value")
+    u = _parcel("104489", "1.-99-2", "104400", 300_000.0, 0.0, 100.0, 0.0, owners="UTILITY INC")
+    u.update(fraction_source="unmapped", value_basis="town_taxable_value")
+    parcels = pd.DataFrame([a, u], columns=list(PARCEL_SCHEDULE_COLUMNS))
+    part = {
+        "swis": "104400",
+        "equalization_rate": 100.0,
+        "total_assessed": 80_000.0,
+        "signer_assessed": 20_000.0,
+        "total_full": 80_000.0,
+        "signer_full": 20_000.0,
+        "percent": 25.0,  # 20,000 / 80,000
+        "passes": False,
+    }
+    summary = _summary(
+        [part],
+        [{"swis": "104400", "name": "Harlow", "roll_year": 2022, "equalization_rate": 100.0}],
+    )
+    summary["owner_test"]["value_basis_column"] = "town_taxable_value"
+    summary["review"] = {"lines_pending": 5, "owner_lines_pending": 3, "resident_lines_pending": 2}
+    files = write_certifications(tmp_path, summary, parcels)
+    for text in (
+        docx_text(files["certification-104400.docx"]),
+        pdf_text(files["certification-104400.pdf"]),
+    ):
+        flat = " ".join(text.split())
+        assert "total assessed valuation (measured by the town taxable value)" in flat
+        assert "Taxable value" in flat and "Signer credit (taxable)" in flat
+        assert "Assessed value" not in flat
+        assert "No. of owners" in flat
+        assert "Not yet complete" in flat
+        assert "1 roll record(s) of the Town of Harlow have no parcel polygon" in flat
+        assert "104489:1.-99-2" in flat
+        assert "3 signature line(s) of the owner pages" in flat
+    # nothing open: no such section
+    parcels_done = pd.DataFrame([a], columns=list(PARCEL_SCHEDULE_COLUMNS))
+    summary["review"] = {"lines_pending": 0, "owner_lines_pending": 0, "resident_lines_pending": 0}
+    (tmp_path / "done").mkdir()
+    done = write_certifications(tmp_path / "done", summary, parcels_done)
+    assert "Not yet complete" not in docx_text(done["certification-104400.docx"])
+
+
 def test_annex_and_schedule_totals_are_the_certified_figure(tmp_path: Path) -> None:
     # the assessor's fractions 0.589, 0.237 and 0.673 of 155,393, 424,764 and
     # 63,070: 91,526.477 + 100,669.068 + 42,446.11 = 234,641.655 exactly, which

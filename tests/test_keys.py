@@ -12,6 +12,7 @@ from pipeline.keys import (
     normalize_print_key,
     normalize_print_keys,
     parcel_key,
+    print_key_order,
     town_of_swis,
 )
 
@@ -172,3 +173,17 @@ def test_bad_swis(bad: str) -> None:
         town_of_swis(bad)
     with pytest.raises(ValueError):
         is_village_swis(bad)
+
+
+def test_print_keys_in_the_order_of_the_roll() -> None:
+    # section.subsection-block-lot: a blank subsection first, numbers as numbers
+    keys = ["20.16-1-1", "1.-1-10", "20.-20-1", "1.-1-2", "20.-5-3", "1.-1-1", "20.16-1-1.1"]
+    assert sorted(keys, key=print_key_order) == [
+        "1.-1-1",
+        "1.-1-2",
+        "1.-1-10",
+        "20.-5-3",
+        "20.-20-1",
+        "20.16-1-1",
+        "20.16-1-1.1",
+    ]

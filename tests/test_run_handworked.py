@@ -809,6 +809,12 @@ def test_an_owner_written_etal_awaits_the_assessors_count(tmp_path: Path) -> Non
     assert lines.loc[1, "status"] == "needs_review"
     assert "ETAL for 104489:1.-1-1" in lines.loc[1, "note"]
     assert lines.loc[1, "credit_assessed"] == 0
+    # the summary says one owner line awaits review and that the figures leave it out
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["review"]["owner_lines_pending"] == 1
+    assert summary["review"]["lines_pending"] == 1
+    assert any("1 signature line(s) await review" in w for w in summary["warnings"])
+    assert list(summary)[-1] == "sufficient"
     # the schedule shows that more owners exist (audit C3): 1 named, at least
     parcels = pd.read_csv(out / "parcels.csv").set_index("print_key_code")
     assert parcels.loc["1.-1-1", "owners"] == "JOHN SMITH ET AL"
@@ -1182,6 +1188,21 @@ def test_a_town_reached_only_through_an_override_is_filed_with(tmp_path: Path) -
     towns = {t["swis"]: t["square_miles"] for t in summary["territory"]["towns"]}
     assert towns["104600"] == 0.0 and towns["104400"] > 0
     assert any("town 104600 has no area of the territory" in w for w in summary["warnings"])
+    # only one town holds land on the maps: no choice of the original to doubt
+    assert not any("is chosen on these approximate areas" in w for w in summary["warnings"])
+
+
+def test_the_original_chosen_on_approximate_areas_is_told(tmp_path: Path) -> None:
+    # no town polygons, both towns' parcels in the territory: the town of the
+    # original (§ 2-202.1.f(1)) is chosen on areas from the roll's towns
+    root = tmp_path / "p"
+    config = _without_town_polygons(root, "104689,2.-1-2,0.5,,assessor")
+    out = run_ok(config, tmp_path / "results")
+    summary = json.loads((out / "summary.json").read_text())
+    assert any(
+        w.startswith("no town polygons") and "is chosen on these approximate areas" in w
+        for w in summary["warnings"]
+    ), summary["warnings"]
 
 
 def test_a_parcel_in_another_towns_part_is_warned_about(tmp_path: Path) -> None:
@@ -1501,6 +1522,54 @@ def test_a_single_roll_file_named_for_another_year_is_told(tmp_path: Path) -> No
         "roll-2021.csv: the file is named for roll year 2021 but its records are of 2022; "
         "the records' year is used"
     ) in summary["warnings"]
+
+
+def _without_year_column(path: Path) -> None:
+    """Drop the roll file's first column, ``roll_year``."""
+    lines = path.read_text().splitlines(keepends=True)
+    assert lines[0].startswith("roll_year,")
+    path.write_text("".join(line.split(",", 1)[1] for line in lines))
+
+
+def test_a_roll_file_without_a_year_column_is_of_the_year_of_its_name(tmp_path: Path) -> None:
+    # Harlow's one roll file holds the 2022 records without a roll_year column and is
+    # named roll-2022.csv. Filed 2023-08-01 the last completed roll is 2023's (rate
+    # A 80), but this file is the 2022 roll: its values are equalized with the 2022
+    # rate (100), with the warning and the deficiency of an older roll, as when the
+    # column says 2022 (before: silently taken as the 2023 roll, at the rate of 80)
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _without_year_column(root / "roll-a.csv")
+    (root / "roll-a.csv").rename(root / "roll-2022.csv")
+    text = config.read_text().replace('"roll-a.csv"', '"roll-2022.csv"')
+    config.write_text(text.replace("filed_on = 2023-06-01", "filed_on = 2023-08-01"))
+    summary = json.loads((run_ok(config, tmp_path / "r") / "summary.json").read_text())
+    assert summary["rolls"][0]["roll_year"] == 2022
+    parts = {p["swis"]: p for p in summary["owner_test"]["parts"]}
+    assert parts["104400"]["equalization_rate"] == 100.0
+    assert any("roll-2022.csv" in w and "is of 2022" in w for w in summary["warnings"])
+    assert any(d["code"] == "roll_not_last_completed" for d in summary["deficiencies"])
+
+    # named for 2023 and filed 2023-06-01: a roll not completed at filing, exit 2
+    (root / "roll-2022.csv").rename(root / "roll-2023.csv")
+    text = config.read_text().replace('"roll-2022.csv"', '"roll-2023.csv"')
+    config.write_text(text.replace("filed_on = 2023-08-01", "filed_on = 2023-06-01"))
+    proc = petition_run(str(config), "--out", str(tmp_path / "r2"))
+    assert proc.returncode == 2, proc.stderr
+    assert "the file is named for roll year 2023, a roll not completed as of filed_on" in (
+        proc.stderr
+    )
+
+    # a name without a year: taken as the last completed roll, and said
+    (root / "roll-2023.csv").rename(root / "harlow.csv")
+    config.write_text(config.read_text().replace('"roll-2023.csv"', '"harlow.csv"'))
+    summary = json.loads((run_ok(config, tmp_path / "r3") / "summary.json").read_text())
+    assert summary["rolls"][0]["roll_year"] == 2022
+    assert any(
+        w.startswith("harlow.csv: the roll year is stated neither by a roll_year column nor by")
+        and "taken as the roll of 2022, the last completed as of filed_on 2023-06-01" in w
+        for w in summary["warnings"]
+    ), summary["warnings"]
 
 
 def _towns_sq_mi(summary: dict) -> dict[str, float]:

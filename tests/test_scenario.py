@@ -268,6 +268,18 @@ def test_sample_results_equal_evaluate(sample: Scenario) -> None:
     _close(sample.results(), sample.evaluate().summary)
     # and exactly equal to assess() of the same fractions (fsum of the same values)
     assert sample.results() == sample._assessment().summary
+    # the lines awaiting review are those signatures.csv marks so (the sample has
+    # owner and resident lines to review), and a boundary edit does not change them
+    evaluation = sample.evaluate()
+    status = evaluation.signatures.set_index("basis")["status"]
+    review = sample.results()["review"]
+    assert review["owner_lines_pending"] == int((status.loc["owners"] == "needs_review").sum())
+    assert review["resident_lines_pending"] == int(
+        (status.loc["residents"] == "needs_review").sum()
+    )
+    assert review["owner_lines_pending"] > 0 and review["resident_lines_pending"] > 0
+    smaller = sample.with_boundary(sample.territory.buffer(-300.0))
+    assert smaller.results()["review"] == review
 
 
 @st.composite

@@ -181,6 +181,49 @@ def test_value_basis_town_taxable() -> None:
     assert taxable["apportioned_assessed"].tolist() == [0.0, 40_000.0]  # 80,000 x 0.5
 
 
+def test_a_value_override_is_a_part_of_the_assessed_value_under_every_basis() -> None:
+    # § 2-202.1.a(2): the assessor apportions "the assessed value". Parcel B is
+    # assessed 100,000 (taxable 80,000); the assessor puts 50,000 of it in the
+    # territory, i.e. half the parcel. Default basis: 50,000, fraction 0.5.
+    # Taxable basis: the same half of 80,000 = 40,000 (not 50,000 / 80,000 = 0.625).
+    roll = make_roll([rec("B", 100_000, town_taxable_value=80_000.0)])
+    fr = fractions({key("B"): (1.0, "geometry")})
+    ov = overrides([{"parcel_key": key("B"), "value_in_territory": 50_000.0}])
+    assessed = apportion_values(roll, fr, apportionment_overrides=ov)
+    assert assessed["apportioned_assessed"].tolist() == [50_000.0]
+    assert assessed["fraction_in_territory"].tolist() == [0.5]
+    taxable = apportion_values(
+        roll, fr, apportionment_overrides=ov, value_basis="town_taxable_value"
+    )
+    assert taxable["apportioned_assessed"].tolist() == [40_000.0]  # 80,000 x 50,000 / 100,000
+    assert taxable["fraction_in_territory"].tolist() == [0.5]
+    assert taxable["fraction_source"].tolist() == ["override"]
+    # 90,000 of the assessed 100,000 is a valid apportionment under either basis:
+    # 80,000 x 0.9 = 72,000 taxable (before, it was refused as above the taxable 80,000)
+    ov90 = overrides([{"parcel_key": key("B"), "value_in_territory": 90_000.0}])
+    taxable90 = apportion_values(
+        roll, fr, apportionment_overrides=ov90, value_basis="town_taxable_value"
+    )
+    assert taxable90["apportioned_assessed"].tolist() == [72_000.0]
+    # above the assessed value: refused under either basis, naming assessment_total
+    ov_high = overrides([{"parcel_key": key("B"), "value_in_territory": 100_001.0}])
+    for basis in ("assessment_total", "town_taxable_value"):
+        with pytest.raises(InputError) as err:
+            apportion_values(roll, fr, apportionment_overrides=ov_high, value_basis=basis)  # type: ignore[arg-type]
+        assert err.value.column == "value_in_territory" and err.value.row == 1
+        assert "assessment_total" in str(err.value)
+
+
+def test_a_value_override_without_an_assessed_value_under_the_taxable_basis() -> None:
+    # no assessment_total: no share of it can be taken for the taxable basis
+    roll = make_roll([{**rec("B", 0), "assessment_total": np.nan, "town_taxable_value": 8.0}])
+    fr = fractions({key("B"): (1.0, "geometry")})
+    ov = overrides([{"parcel_key": key("B"), "value_in_territory": 5.0}])
+    with pytest.raises(InputError) as err:
+        apportion_values(roll, fr, apportionment_overrides=ov, value_basis="town_taxable_value")
+    assert "give fraction_in_territory" in str(err.value) and err.value.row == 1
+
+
 def test_missing_value_is_input_error() -> None:
     roll = make_roll([rec("A", 1.0)])  # town_taxable_value NaN
     with pytest.raises(InputError) as err:

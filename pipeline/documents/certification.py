@@ -33,6 +33,7 @@ from pipeline.documents._render import (
     render_docx,
     render_pdf,
 )
+from pipeline.keys import label_order
 from pipeline.tools.numbers import total
 
 __all__ = [
@@ -72,6 +73,9 @@ class CertificationFigures:
     #: The year of the town's last completed roll as of the filing date
     #: (summary ``rolls``); None when not recorded.
     last_completed_roll_year: int | None = None
+    #: Signature lines of owner pages awaiting review (summary ``review``):
+    #: credited nothing in the figures above until decided.
+    owner_lines_pending: int = 0
 
 
 def certification_figures(
@@ -99,6 +103,7 @@ def certification_figures(
     rolls = {str(r["swis"]): r for r in summary.get("rolls") or []}
     several = len(parts) > 1 or otest.get("value_basis") == "full"
     petition = summary.get("petition") or {}
+    pending = int((summary.get("review") or {}).get("owner_lines_pending") or 0)
     out: list[CertificationFigures] = []
     for part in parts:
         swis = str(part["swis"])
@@ -123,28 +128,39 @@ def certification_figures(
                 percent=part.get("percent"),
                 value_basis_column=str(otest.get("value_basis_column", "assessment_total")),
                 towns_in_territory=len(parts),
+                owner_lines_pending=pending,
             )
         )
     return out
 
 
 #: Columns of the annex (label, schedule column, formatter, relative width, numeric).
+def _count(value: Any) -> str:
+    """A number of owners as a whole number (blank when unknown)."""
+    number = pd.to_numeric(value, errors="coerce")
+    return "" if pd.isna(number) else f"{int(number):,}"
+
+
 def _annex(parcels: pd.DataFrame, fig: CertificationFigures) -> Table:
     full = fig.basis == "full"
+    # under the town taxable basis the roll column read is the taxable value:
+    # headed so, so that the assessor compares it with the right roll field
+    word = "taxable" if fig.value_basis_column == "town_taxable_value" else "assessed"
     cols: list[tuple[str, str, Callable[[Any], str], float]] = [
         ("SWIS", "swis_code", str, 0.7),
         ("Print key", "print_key_code", str, 1.1),
         ("Owners", "owners", str, 2.4),
-        ("Assessed value", "assessed_value", dollars, 1.2),
+        ("No. of owners", "owner_count", _count, 0.6),
+        (f"{word.capitalize()} value", "assessed_value", dollars, 1.2),
         ("Fraction in territory", "fraction_in_territory", fraction, 0.9),
         ("Source", "fraction_source", str, 0.7),
-        ("Apportioned assessed", "apportioned_assessed", dollars, 1.2),
+        (f"Apportioned {word}", "apportioned_assessed", dollars, 1.2),
     ]
     if full:
         cols.append(("Apportioned full", "apportioned_full", dollars, 1.2))
     cols += [
         ("Signing owners", "signing_owners", str, 1.6),
-        ("Signer credit (assessed)", "signer_credit_assessed", dollars, 1.2),
+        (f"Signer credit ({word})", "signer_credit_assessed", dollars, 1.2),
     ]
     if full:
         cols.append(("Signer credit (full)", "signer_credit_full", dollars, 1.2))
@@ -176,7 +192,9 @@ def _annex(parcels: pd.DataFrame, fig: CertificationFigures) -> Table:
             totals.append("")
     rows.append(totals)
     right = tuple(
-        i for i, (_, col, _, _) in enumerate(cols) if col in money or col == "fraction_in_territory"
+        i
+        for i, (_, col, _, _) in enumerate(cols)
+        if col in money or col in ("fraction_in_territory", "owner_count")
     )
     return Table(
         header=tuple(c[0] for c in cols),
@@ -237,12 +255,18 @@ def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> 
             f"valued on the basis of the {basis_words}:"
         ),
     )
+    # under the town taxable basis, "assessed valuation" is measured by that value
+    measured = (
+        " (measured by the town taxable value)"
+        if fig.value_basis_column == "town_taxable_value"
+        else ""
+    )
     if fig.basis == "assessed":
         doc.add(
             Para(
-                "1. The total assessed valuation of the real property in the territory of the "
-                f"proposed {fig.territory_name}, as described in the exhibit annexed to the "
-                f"petition, is {dollars(fig.total_assessed)}."
+                f"1. The total assessed valuation{measured} of the real property in the "
+                f"territory of the proposed {fig.territory_name}, as described in the exhibit "
+                f"annexed to the petition, is {dollars(fig.total_assessed)}."
             ),
             Para(
                 "2. The correct total amount of that assessed valuation owned by the signers "
@@ -260,7 +284,7 @@ def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> 
             ),
             Para(
                 f"2. The total full valuation of that portion of the territory located in the "
-                f"{town} is {dollars(fig.total_full)} (total assessed valuation "
+                f"{town} is {dollars(fig.total_full)} (total assessed valuation{measured} "
                 f"{dollars(fig.total_assessed)})."
             ),
             Para(
@@ -270,6 +294,12 @@ def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> 
                 f"{dollars(fig.signer_assessed)}), being {percent(fig.percent)} of the full "
                 "valuation of that portion."
             ),
+        )
+    open_items = _open_items(fig, parcels)
+    if open_items:
+        doc.add(
+            Heading("Not yet complete"),
+            *(Para(item) for item in open_items),
         )
     doc.add(
         Para(
@@ -308,6 +338,40 @@ def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> 
         ),
     )
     return doc
+
+
+def _open_items(fig: CertificationFigures, parcels: pd.DataFrame) -> list[str]:
+    """What the figures above leave open, said in the certification itself.
+
+    A roll record of the town without a polygon and without the assessor's
+    apportionment is counted at $0 (the deficiency ``unapportioned_records``),
+    and a line of an owner page awaiting review is credited nothing: the
+    assessor must not swear to totals that still leave them out unsaid.
+    """
+    items: list[str] = []
+    source = parcels["fraction_source"].astype("str") if "fraction_source" in parcels else None
+    if source is not None and (source == "unmapped").any():
+        rows = parcels.loc[source == "unmapped"]
+        labels = sorted(
+            (rows["swis_code"].astype("str") + ":" + rows["print_key_code"].astype("str")).tolist(),
+            key=label_order,
+        )
+        shown = ", ".join(labels[:10]) + (
+            f" and {len(labels) - 10:,} more" if len(labels) > 10 else ""
+        )
+        items.append(
+            f"{len(labels):,} roll record(s) of the {town_label(fig.town)} have no parcel "
+            f'polygon and no apportionment by the assessor ({shown}; source "unmapped" in '
+            "the annex): they are counted above at $0.00. The assessor must apportion the part "
+            "of each in the territory (§ 2-202.1.a(2)) before this certification is sworn."
+        )
+    if fig.owner_lines_pending:
+        items.append(
+            f"{fig.owner_lines_pending:,} signature line(s) of the owner pages of the petition "
+            "await review (review.csv) and no valuation is credited to them in the amount owned "
+            "by the signers above: it may rise when they are decided."
+        )
+    return items
 
 
 def _date(text: str) -> dt.date:

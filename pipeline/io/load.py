@@ -378,6 +378,24 @@ def _roll_for_town(
             f"{where.name}: the file is named for roll year {named} but its records are of "
             f"{', '.join(str(y) for y in years)}; the records' year is used"
         )
+    said = "the records are of roll year"
+    if choice is None and not years:
+        if named is not None:
+            # records without a roll year: the file's name is the only word on
+            # which roll it is (roll-2022.csv), and it is not set aside: a 2022
+            # roll equalized with the 2023 rate would be certified as the 2023 roll
+            years, said = [named], "the file is named for roll year"
+        else:
+            notes.append(
+                f"{where.name}: the roll year is stated neither by a roll_year column nor by "
+                f"the file's name (roll-<year>.csv): taken as the roll of {roll_year}, the "
+                + (
+                    f"last completed as of filed_on {config.petition.filed_on}"
+                    if chosen_by == "filed_on"
+                    else f"year asked for ({chosen_by})"
+                )
+                + ", with that year's equalization rate; name the file for its year to be sure"
+            )
     if len(years) > 1:
         keep = roll["roll_year"].isin([roll_year, 0])
         if not keep.any():
@@ -409,7 +427,7 @@ def _roll_for_town(
         # the law asks for: its values may still change (grievance day)
         raise InputError(
             where,
-            f"the records are of roll year {years[0]}, a roll not completed as of "
+            f"{said} {years[0]}, a roll not completed as of "
             f"filed_on {config.petition.filed_on}: the petition uses the last completed roll, "
             f"{roll_year} (§ 2-202.1.a(2)); give that roll, or set the town's roll_year "
             f"(or --roll-year) to {years[0]} to use this one knowingly",
@@ -419,8 +437,7 @@ def _roll_for_town(
         if chosen_by != "filed_on":
             raise InputError(
                 where,
-                f"the records are of roll year {years[0]}, but roll year {roll_year} is asked "
-                f"for ({chosen_by})",
+                f"{said} {years[0]}, but roll year {roll_year} is asked for ({chosen_by})",
                 column="roll_year",
             )
         notes.append(
