@@ -130,6 +130,8 @@ PARCEL_SCHEDULE_COLUMNS: tuple[str, ...] = (
     "signer_credit_full",
     "value_basis",
     "roll_row",
+    "roll_year",
+    "regime",
 )
 
 #: Columns of ``signatures.csv``.
@@ -1968,19 +1970,29 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
         ),
         prepared.signatures,
         owner_matches=prepared.matches,
-    ).assign(value_basis=prepared.policy.value_basis)
+    ).assign(value_basis=prepared.policy.value_basis, regime=prepared.regime.name)
+    # every result names the rules it was computed under (rules § 8), and a
+    # parcel row the roll year of its town's roll
     return Evaluation(
         summary=assessment.summary,
         parcels=_parcel_schedule(
             assessment.schedule,
             prepared.policy.value_basis,
             credited=bool((assessment.summary.get("owner_test") or {}).get("applies")),
+            roll_years={t.swis: t.roll_year for t in inputs.towns},
+            regime=prepared.regime.name,
         ),
         signatures=signatures,
         inhabitants=assessment.inhabitants,
-        data_quality={**prepared.data_quality, "reader_notes": list(inputs.notes)},
+        data_quality={
+            "regime": prepared.regime.name,
+            **prepared.data_quality,
+            "reader_notes": list(inputs.notes),
+        },
         warnings=assessment.warnings,
-        review=with_unlisted_lines(review, signatures, prepared.signatures),
+        review=with_unlisted_lines(review, signatures, prepared.signatures).assign(
+            regime=prepared.regime.name
+        ),
         unplaced_voters=_unplaced_voters(
             inputs.voters, prepared.voter_place, statuses=prepared.policy.voter_statuses
         ),
@@ -2042,9 +2054,18 @@ def _unplaced_voters(
 
 
 def _parcel_schedule(
-    schedule: pd.DataFrame, value_basis: str, *, credited: bool = True
+    schedule: pd.DataFrame,
+    value_basis: str,
+    *,
+    credited: bool = True,
+    roll_years: Mapping[str, int | None] | None = None,
+    regime: str = "",
 ) -> pd.DataFrame:
-    """The parcel schedule (``credited`` false: no owner test, so no signer credit)."""
+    """The parcel schedule (``credited`` false: no owner test, so no signer credit).
+
+    ``roll_years``: town SWIS → the year of the roll used (column ``roll_year``,
+    blank for a town not given); ``regime``: the rule set (column ``regime``).
+    """
     out = schedule.copy()
     if not credited:  # the owner pages count toward nothing (see _bases_tested)
         out["signing_owners"] = ""
@@ -2054,6 +2075,9 @@ def _parcel_schedule(
         out["signer_credit_full"] = out["apportioned_full"].astype("float64") * 0.0
     out["value_basis"] = value_basis
     out["roll_row"] = out["source_row"]
+    years = out["town_swis"].astype("str").map(dict(roll_years or {}))
+    out["roll_year"] = pd.array(years.to_numpy(), dtype="Int64")
+    out["regime"] = regime
     # by town, then print keys as the roll runs (1.-1-2 before 1.-1-10), so that
     # an assessor can check the schedule against the roll line by line
     out = out.sort_values(["town_swis", "swis_code", PARCEL_KEY], kind="stable")

@@ -11,7 +11,13 @@ import pandas as pd
 import pytest
 
 from pipeline.frames import OWNERSHIP_OVERRIDE_COLUMNS, ROLL_COLUMNS
-from pipeline.people.owners import OWNER_COLUMNS, is_entity_name, owner_counts, parse_owners
+from pipeline.people.owners import (
+    OWNER_COLUMNS,
+    is_entity_name,
+    owner_counts,
+    parse_owner_text,
+    parse_owners,
+)
 
 REAL = Path(__file__).resolve().parents[2] / "shared/data/real"
 
@@ -288,3 +294,10 @@ def test_many_rows_vectorised() -> None:
     assert len(owners) == 2 * n
     assert (owner_counts(owners) == 2).all()
     assert (owners["kind"] == "entity").sum() == n // 2
+
+
+@pytest.mark.parametrize("text", ["AND", "&", "& AND", "and"])
+def test_joining_words_alone_name_no_owner(text: str) -> None:
+    # a key-entry leftover of "SMITH JOHN &" split across the owner fields: no
+    # owner, and no crash (audit A5: IndexError before)
+    assert parse_owner_text(text) == []

@@ -312,6 +312,10 @@ def test_ownership_overrides(tmp_path: Path) -> None:
         ("104401,1-1-2,two,", "owner_count"),
         ("104401,1-1-2,1,A;B", "owners"),
         ("104401,01-1-1,2,", "print_key_code"),
+        # names of joining words only name no one (audit A5: a traceback before)
+        ("104401,1-1-2,2,AND;&", "owners"),
+        ("104401,1-1-2,2,ETAL AND", "owners"),
+        ("104401,1-1-2,2,Jane Doe;&", "owners"),
     ],
 )
 def test_bad_ownership(tmp_path: Path, line: str, column: str) -> None:

@@ -363,6 +363,12 @@ def test_geojson_without_a_crs_member_in_feet(tmp_path: Path) -> None:
     with pytest.raises(InputError) as exc:
         read_boundary(p, crs=None, working_crs="EPSG:2260", what="territory")
     assert exc.value.column == "crs" and "are not degrees" in exc.value.message
+    # a configured longitude/latitude CRS cannot be right either (audit A5: a
+    # GEOS traceback while repairing the reprojected rings, before)
+    with pytest.raises(InputError) as exc:
+        read_boundary(p, crs="EPSG:4326", working_crs="EPSG:2260", what="territory")
+    assert exc.value.column == "crs"
+    assert "the configured crs EPSG:4326 is longitude/latitude" in exc.value.message
 
 
 def test_layer_crs_is_the_crs_the_reader_will_use(tmp_path: Path) -> None:

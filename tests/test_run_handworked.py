@@ -220,6 +220,19 @@ def test_parcel_schedule_is_hand_worked(handworked) -> None:
     assert rows.loc["1.-1-1", "signer_credit_full"] == pytest.approx(100_000)
 
 
+def test_every_schedule_names_the_regime_and_the_roll_year(handworked) -> None:
+    # rules § 8: outputs always name the regime used; a parcel row names the year
+    # of its town's roll (filed 2023-06-01: the 2022 rolls of both towns)
+    _, parcels, out = handworked
+    assert set(parcels["regime"]) == {"2-202-pre-2024"}
+    assert set(parcels["roll_year"]) == {2022}
+    for name in ("signatures.csv", "review.csv"):
+        frame = pd.read_csv(out / name)
+        assert "regime" in frame.columns and set(frame["regime"].dropna()) <= {"2-202-pre-2024"}
+    quality = json.loads((out / "data_quality.json").read_text())
+    assert quality["regime"] == "2-202-pre-2024"
+
+
 def test_parcels_drawn_in_utm_are_apportioned_as_drawn(tmp_path: Path) -> None:
     # The same petition drawn in NAD83 / UTM 18N (metres), as New York
     # publishes its tax parcels. Worked in that CRS, unreprojected: 2.-1-1 is

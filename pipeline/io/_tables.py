@@ -7,6 +7,7 @@ ignored. Rows are numbered from 1 (the header is not a data row).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -360,6 +361,11 @@ def read_apportionment_overrides(path: str | Path) -> pd.DataFrame:
     return finish(out, APPORTIONMENT_OVERRIDE_COLUMNS)
 
 
+#: Words that join owners' names, not names (an override name of these only names no one).
+_JOINING = re.compile(r"(?i)&|\b(?:and|et\s*al|etal)\b")
+_NAME_WORD = re.compile(r"[^\W\d_]")
+
+
 def read_ownership_overrides(path: str | Path) -> pd.DataFrame:
     """Read ownership overrides (number and names of owners per parcel).
 
@@ -385,6 +391,21 @@ def read_ownership_overrides(path: str | Path) -> pd.DataFrame:
     key, swis, pk = _parcel_keys(df, path)
     count = to_int(df, path, "owner_count", minimum=1)
     owners = [tuple(n.strip() for n in str(v).split(";") if n.strip()) for v in text(df, "owners")]
+    # a name of joining words only ("&", "AND", "ETAL"): a key-entry leftover, no owner
+    no_name = pd.Series(
+        [any(not _NAME_WORD.search(_JOINING.sub(" ", n)) for n in o) for o in owners],
+        index=df.index,
+    )
+    if no_name.any():
+        row = _first_row(df, no_name)
+        names = owners[int(np.flatnonzero(no_name.to_numpy())[0])]
+        raise InputError(
+            path,
+            f"owners {';'.join(names)!r} holds a name that names no one (only '&', 'AND' or "
+            "'ETAL'): write each owner's name, separated by ';'",
+            row=row,
+            column="owners",
+        )
     too_many = pd.Series([len(o) for o in owners], index=df.index) > count
     if too_many.any():
         raise InputError(

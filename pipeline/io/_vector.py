@@ -159,13 +159,29 @@ def _parse_crs(value: str, path: str | Path) -> CRS:
         raise InputError(path, f"unknown CRS {value!r}: {exc}", column="crs") from None
 
 
+def _configured_crs(gdf: gpd.GeoDataFrame, path: str | Path, crs: str) -> gpd.GeoDataFrame:
+    """``gdf`` in the configured ``crs``; a longitude/latitude CRS must fit the numbers."""
+    given = _parse_crs(crs, path)
+    if given.is_geographic:
+        x0, y0, x1, y1 = (float(v) for v in gdf.total_bounds)
+        if not _can_be_degrees(x0, y0, x1, y1):
+            raise InputError(
+                path,
+                f"the configured crs {crs} is longitude/latitude, but the coordinates "
+                f"({x0:,.0f}..{x1:,.0f}, {y0:,.0f}..{y1:,.0f}) are not degrees: set `crs` to "
+                "the CRS they are in (a state plane or UTM zone)",
+                column="crs",
+            )
+    return gdf.set_crs(given, allow_override=True)
+
+
 def _set_crs(
     gdf: gpd.GeoDataFrame, path: str | Path, crs: str | None, notes: list[str]
 ) -> gpd.GeoDataFrame:
     if gdf.crs is None:
         if crs is None:
             raise InputError(path, "no CRS: set `crs` in the config", column="crs")
-        return gdf.set_crs(_parse_crs(crs, path), allow_override=True)
+        return _configured_crs(gdf, path, crs)
     bounds = tuple(float(v) for v in gdf.total_bounds) if gdf.crs.is_geographic else ()
     if bounds and not _can_be_degrees(*bounds):
         # coordinates that cannot be degrees: a GeoJSON without a "crs" member
@@ -183,7 +199,7 @@ def _set_crs(
             f"{Path(path).name}: coordinates are not degrees, so the file's CRS "
             f"({gdf.crs.to_string()}) cannot be right: the configured {crs} is used"
         )
-        return gdf.set_crs(_parse_crs(crs, path), allow_override=True)
+        return _configured_crs(gdf, path, crs)
     if crs is not None:
         given = _parse_crs(crs, path)
         if not gdf.crs.equals(given, ignore_axis_order=True):

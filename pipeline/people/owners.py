@@ -460,6 +460,9 @@ def _parse_segment(text: str, *, last_first: bool) -> list[ParsedOwner]:
         if part:
             part, marker = _strip_end(part, part_keys)
             parsed.append((None, marker, part))
+    if not parsed:
+        # only joining words ("&", "AND", a key-entry leftover): no owner named
+        return []
     # surname shared: "SMITH JOHN & MARY" / "JOHN & MARY SMITH"
     donor_i = 0 if last_first else len(parsed) - 1
     donor = _person(parsed[donor_i][2], last_first=last_first)
