@@ -1105,18 +1105,21 @@ def _rekey_parcels(root: Path) -> None:
 
 
 def test_print_keys_that_join_no_roll_record(tmp_path: Path) -> None:
-    # With town polygons: every roll record is unmapped (no polygon of its
-    # key), listed with the deficiency unapportioned_records; the run ends
-    # (exit 0), no traceback. Without town polygons the town parts cannot be
-    # found: exit 2, asking whether the keys join.
+    # No record of either roll joins a polygon of its town: every value would be
+    # unmapped and the territory's total $0. With town polygons or without, that
+    # is bad input naming the roll (before, with town polygons the run ended with
+    # every record listed as unapportioned and a $0 certification)
     root = tmp_path / "p"
     config = make_petition(root)
     _rekey_parcels(root)
-    out = run_ok(config, tmp_path / "results")
-    rows = pd.read_csv(out / "parcels.csv")
-    assert set(rows["fraction_source"]) == {"unmapped"}
-    codes = [d["code"] for d in json.loads((out / "summary.json").read_text())["deficiencies"]]
-    assert "unapportioned_records" in codes
+    proc = petition_run(str(config), "--out", str(tmp_path / "results"))
+    assert proc.returncode == 2, proc.stderr
+    assert "roll-a.csv, row 1, column 'print_key_code': no record of the roll of town 104400" in (
+        proc.stderr
+    )
+    assert "the SWIS codes agree but no print key does (roll 1.-1-1, parcels 91.-1-1)" in (
+        proc.stderr
+    )
 
     config.write_text(
         "\n".join(
@@ -1127,7 +1130,7 @@ def test_print_keys_that_join_no_roll_record(tmp_path: Path) -> None:
     )
     proc = petition_run(str(config), "--out", str(tmp_path / "again"))
     assert proc.returncode == 2, proc.stderr
-    assert "do the print keys of the rolls and of the parcel layer join" in proc.stderr
+    assert "no record of the roll of town 104400 (Harlow) joins a parcel polygon" in proc.stderr
 
 
 def test_the_description_names_only_the_towns_the_territory_reaches(tmp_path: Path) -> None:
@@ -1583,6 +1586,22 @@ def test_a_roll_file_without_a_year_column_is_of_the_year_of_its_name(tmp_path: 
         and "taken as the roll of 2022, the last completed as of filed_on 2023-06-01" in w
         for w in summary["warnings"]
     ), summary["warnings"]
+
+
+def test_a_roll_keyed_by_the_town_code_joins_no_parcel_and_is_bad_input(tmp_path: Path) -> None:
+    # Harlow's roll writes its municipality code 104400 as every record's swis_code;
+    # its polygons are 104489: not one record joins, and every value would be
+    # unmapped (a territory of $0 certified). Exit 2 naming the roll, row 1, swis_code
+    root = tmp_path / "p"
+    config = make_petition(root)
+    roll = root / "roll-a.csv"
+    roll.write_text(roll.read_text().replace(",104400,104489,", ",104400,104400,"))
+    proc = petition_run(str(config), "--out", str(tmp_path / "r"))
+    assert proc.returncode == 2, proc.stderr
+    assert f"{roll}, row 1, column 'swis_code': no record of the roll of town 104400" in (
+        proc.stderr
+    )
+    assert not (tmp_path / "r").exists()
 
 
 def _towns_sq_mi(summary: dict) -> dict[str, float]:

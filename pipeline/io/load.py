@@ -452,6 +452,52 @@ def _roll_for_town(
     return roll, roll_year, where, row_files
 
 
+def _check_rolls_join_parcels(
+    config: PetitionConfig,
+    rolls: Sequence[pd.DataFrame],
+    parcels: gpd.GeoDataFrame,
+    roll_files: Sequence[npt.NDArray[np.object_]],
+) -> None:
+    """Each town's roll joins its parcel polygons by SWIS and print key.
+
+    A town whose parcel layer holds polygons of the town (their SWIS codes
+    begin with the town's four digits) while not one record of its roll joins
+    any of them has its roll keyed otherwise: most often the town's
+    municipality code written as every record's ``swis_code``. Every value of
+    the town would then be unmapped and the territory's total $0, which is no
+    result to certify (§ 2-202.1.d).
+    """
+    keys = set(parcels[PARCEL_KEY].astype("str")) if PARCEL_KEY in parcels else set()
+    polygon_swis = parcels["swis"].astype("str") if "swis" in parcels else pd.Series([], dtype=str)
+    for t, roll, files in zip(config.towns, rolls, roll_files, strict=True):
+        own = sorted(set(polygon_swis[polygon_swis.str.slice(0, 4) == t.swis[:4]]))
+        if roll.empty or not own:
+            continue
+        if roll[PARCEL_KEY].astype("str").isin(keys).any():
+            continue
+        roll_swis = sorted(set(roll["swis_code"].astype("str")))
+        problem = f"no record of the roll of town {t.swis} ({t.name}) joins a parcel polygon"
+        if set(roll_swis) & set(own):
+            # the SWIS codes agree: the print keys are written otherwise
+            theirs = parcels.loc[polygon_swis.isin(roll_swis), "print_key"].astype("str")
+            raise InputError(
+                Path(files[0]),
+                f"{problem}: the SWIS codes agree but no print key does (roll "
+                f"{roll['print_key_code'].astype('str').iloc[0]}, parcels "
+                f"{theirs.iloc[0] if len(theirs) else '?'}): check the parcel layer's PRINT_KEY",
+                row=int(roll[SOURCE_ROW].iloc[0]),
+                column="print_key_code",
+            )
+        raise InputError(
+            Path(files[0]),
+            f"{problem} by SWIS: the roll's swis_code is {', '.join(roll_swis[:5])}, the "
+            f"parcels' SWIS {', '.join(own[:5])}; a roll's swis_code is the parcel's 6-digit "
+            "SWIS (the village or town-outside-village code), not the town's municipality code",
+            row=int(roll[SOURCE_ROW].iloc[0]),
+            column="swis_code",
+        )
+
+
 def _check_parcel_on_one_roll(roll: pd.DataFrame, row_files: npt.NDArray[np.object_]) -> None:
     """A parcel (SWIS + print key) is on one roll record only, across every roll read.
 
@@ -702,12 +748,14 @@ def load_inputs(
         {t.swis: t.boundary for t in config.towns if t.boundary is not None},
     )
     if not parcels.empty and not shares_area(parcels.geometry.array, territory):
+        read_as = layer_crs(config.territory.boundary, crs=config.territory.crs)
         raise InputError(
             config.territory.boundary,
             "the territory overlaps no parcel of the towns listed (most often a wrong CRS: "
-            f"the territory was read as {config.territory.crs or 'the file CRS'})",
+            f"the territory was read as {read_as or config.territory.crs or 'the file CRS'})",
             feature=1,
         )
+    _check_rolls_join_parcels(config, rolls, parcels, roll_files)
 
     progress("Reading signatures, voters and inhabitants")
     pages = signatures = None
