@@ -519,6 +519,11 @@ def prepare(
         _, ldef = line_checks(
             signatures, pages, towns_recorded="signatures.town" not in inputs.unrecorded
         )
+        regime = REGIMES[inputs.regime]
+        if not ("owners" in inputs.bases and regime.owner_basis_allowed):
+            # the valuation credited to an owner (§ 2-202.1.e(3)) is asked for only
+            # where the petition stands on owners: its lines count toward nothing
+            ldef = [d for d in ldef if d["code"] != "owner_page_without_value"]
         page_defs = wdef + ldef
     return Prepared(
         inputs=inputs,

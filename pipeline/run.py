@@ -170,6 +170,17 @@ def run_petition(
                     "out": target.resolve().as_posix(),
                 }
                 manifest["config_file"] = (config.source or Path(config_path)).resolve().as_posix()
+                # the roll year each town's records are of, and its rate, whatever
+                # the roll input was (one file, a folder, a list)
+                manifest["rolls"] = [
+                    {
+                        "swis": t.swis,
+                        "roll_year": t.roll_year,
+                        "equalization_rate": t.equalization_rate,
+                        "rate_source": t.rate_source,
+                    }
+                    for t in inputs.towns
+                ]
                 write_json(tmp / "manifest.json", manifest)
     for w in evaluation.warnings:
         console.print(f"warning: {w}", markup=False, highlight=False)

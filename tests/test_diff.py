@@ -126,6 +126,13 @@ def test_roll_year_picks_the_years_roll(two_runs) -> None:
         "out": r23.resolve().as_posix(),  # the results folder, as the run was told
     }
     assert {t["roll_year"] for t in manifest["config"]["towns"]} == {2023}
+    # the manifest says the year each town's records are of, whatever the roll input
+    assert {r["swis"]: r["roll_year"] for r in manifest["rolls"]} == {
+        "104400": 2023,
+        "104600": 2023,
+    }
+    default = json.loads((r22 / "manifest.json").read_text())
+    assert {r["roll_year"] for r in default["rolls"]} == {2022}
 
 
 def test_diff_lists_exactly_the_split_and_the_owner_change(two_runs) -> None:

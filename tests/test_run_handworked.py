@@ -1299,6 +1299,16 @@ def test_owner_pages_count_toward_nothing_where_the_owner_test_does_not_apply(
     assert all("no owner route" in n for n in sigs["note"])
     parcels = pd.read_csv(out / "parcels.csv")
     assert (parcels["signer_credit_assessed"] == 0).all()
+    # no credited value is asked of lines that count toward nothing (§ 2-202.1.e(3))
+    root = out.parent / "p"
+    signatures = root / "signatures.csv"
+    lines = signatures.read_text().splitlines()
+    signatures.write_text(
+        "\n".join([lines[0], *(ln.rsplit(",", 1)[0] + "," for ln in lines[1:])]) + "\n"
+    )
+    again = run_ok(root / "petition.toml", tmp_path / "again")
+    codes = [d["code"] for d in json.loads((again / "summary.json").read_text())["deficiencies"]]
+    assert "owner_basis_not_allowed" in codes and "owner_page_without_value" not in codes
     # the petition goes to the Village Incorporation Commission: the plan of
     # § 2-202.1.f (supervisors, deposits) is kept, for reference, and told so
     assert summary["filing"]["deposit_total"] == 12_000
@@ -1586,6 +1596,26 @@ def test_a_roll_file_without_a_year_column_is_of_the_year_of_its_name(tmp_path: 
         and "taken as the roll of 2022, the last completed as of filed_on 2023-06-01" in w
         for w in summary["warnings"]
     ), summary["warnings"]
+
+
+def test_a_configured_rate_other_than_the_rates_files_is_told(tmp_path: Path) -> None:
+    # Brinton's rate set to 40 in the config while the rates file gives 50 for
+    # 2022: the config wins (contract), so part B = 20,000 / 0.4 = 50,000 full,
+    # and a warning names both rates (audit A4)
+    root = tmp_path / "p"
+    config = make_petition(root)
+    config.write_text(
+        config.read_text().replace(
+            'name = "Brinton"\n', 'name = "Brinton"\nequalization_rate = 40.0\n'
+        )
+    )
+    summary = json.loads((run_ok(config, tmp_path / "r") / "summary.json").read_text())
+    parts = {p["swis"]: p for p in summary["owner_test"]["parts"]}
+    assert parts["104600"]["total_full"] == pytest.approx(50_000.0)
+    assert (
+        "town 104600 (Brinton): the config's equalization_rate 40 is used; the rates file "
+        "gives 50 for the roll year 2022"
+    ) in summary["warnings"]
 
 
 def test_a_roll_keyed_by_the_town_code_joins_no_parcel_and_is_bad_input(tmp_path: Path) -> None:

@@ -671,6 +671,14 @@ def load_inputs(
         rate: float | None
         if t.equalization_rate is not None:
             rate, source = t.equalization_rate, "config"
+            listed = select_rate(rates, swis=t.swis, roll_year=year) if rates is not None else None
+            if listed is not None and listed != rate:
+                # the config wins (the contract), but the full values certified
+                # under § 2-202.1.d(2) follow it: say that the two disagree
+                notes.append(
+                    f"town {t.swis} ({t.name}): the config's equalization_rate {rate:g} is used; "
+                    f"the rates file gives {listed:g} for the roll year {year}"
+                )
         elif rates is not None:
             found = select_rate(rates, swis=t.swis, roll_year=year)
             rate, source = found, ("rates file" if found is not None else "none")
