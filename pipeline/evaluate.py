@@ -695,6 +695,23 @@ def _owners_and_quality(inputs: PetitionInputs) -> tuple[pd.DataFrame, dict[str,
     return owners, quality
 
 
+#: A parcel's fraction within this of the straddle threshold is at it: a
+#: boundary drawn along a parcel's middle and saved in another CRS gives
+#: 0.4999999999871943 for the half of it (reprojection noise, not a boundary
+#: choice), and a person there would drop out of the territory.
+STRADDLE_TOLERANCE = 1e-9
+
+
+def at_threshold(fraction: Any, threshold: float) -> Any:
+    """Whether a parcel's fraction in the territory puts the people on it inside.
+
+    ``fraction >= threshold - STRADDLE_TOLERANCE`` (elementwise; NaN is not
+    inside): the straddle threshold (``policy.straddle_voter_threshold``,
+    default 0.5, inclusive) less :data:`STRADDLE_TOLERANCE`.
+    """
+    return fraction >= threshold - STRADDLE_TOLERANCE
+
+
 def relocate(placement: pd.DataFrame, inside_fraction: pd.Series, threshold: float) -> pd.DataFrame:
     """A placement of :func:`prepare` with a territory's fractions put in.
 
@@ -716,12 +733,12 @@ def relocate(placement: pd.DataFrame, inside_fraction: pd.Series, threshold: flo
     -----
     The rule of :func:`pipeline.people.placement.place_addresses`: a placed
     address on a parcel absent from ``inside_fraction`` has fraction 0;
-    ``inside = placed and fraction >= threshold``.
+    ``inside = placed and fraction >= threshold`` (:func:`at_threshold`).
     """
     placed = placement["placed"]
     fraction = placement[PARCEL_KEY].map(inside_fraction).astype("float64")
     fraction = fraction.where(~placed | fraction.notna(), 0.0).where(placed, np.nan)
-    return placement.assign(fraction=fraction, inside=(placed & (fraction >= threshold)))
+    return placement.assign(fraction=fraction, inside=(placed & at_threshold(fraction, threshold)))
 
 
 # --------------------------------------------------------------------------- shared pieces

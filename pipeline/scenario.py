@@ -56,6 +56,7 @@ from pipeline.evaluate import (
     Assessment,
     Prepared,
     assess,
+    at_threshold,
     evaluate,
     finish_summary,
     notes_for,
@@ -827,13 +828,16 @@ class Scenario:
         rdef: list[Deficiency] = []
         if b.voters is not None and b.lines is not None:
             rtest, rdef = self._resident(
-                b.voters.fraction(fr.fraction) >= th, b.lines.fraction(fr.fraction) >= th
+                at_threshold(b.voters.fraction(fr.fraction), th),
+                at_threshold(b.lines.fraction(fr.fraction), th),
             )
             warnings += unplaced_voters_warning(rtest)
         else:
             rtest, rdef = resident_absent(prep, warnings)
         if b.inhabitants is not None:
-            population, pdef = self._population(b.inhabitants.fraction(fr.fraction) >= th)
+            population, pdef = self._population(
+                at_threshold(b.inhabitants.fraction(fr.fraction), th)
+            )
         else:
             population, pdef = dict(b.population0), list(b.population_defs0)
         des = prep.designee_place

@@ -304,3 +304,20 @@ def test_unit_designators(written: str, key: str, unit: str) -> None:
     from pipeline.people.names import address_unit, normalize_address_text
 
     assert (normalize_address_text(written), address_unit(written)) == (key, unit)
+
+
+def test_a_fraction_a_hair_under_the_threshold_from_reprojection_is_at_it() -> None:
+    # parcel 2 exactly half inside, its territory saved in WGS84 and read back:
+    # 0.4999999999871943 (1.3e-11 under 0.5, within the 1e-9 tolerance) -> inside;
+    # 0.4999 is a boundary choice, not noise -> outside
+    from pipeline.evaluate import at_threshold, relocate
+
+    assert bool(at_threshold(0.4999999999871943, 0.5))
+    assert not bool(at_threshold(0.4999, 0.5))
+    p = place_addresses(
+        pd.Series(["14 Oak Street", "12 Oak St"]),
+        situs=situs_addresses(_roll()),
+        fractions=_fractions(),
+    )
+    moved = relocate(p, pd.Series({"104489|1": 0.4999, "104489|2": 0.4999999999871943}), 0.5)
+    assert moved["inside"].tolist() == [True, False]
