@@ -64,9 +64,33 @@ class BatchResult:
     loads: int
 
     def table(self) -> pd.DataFrame:
-        """Headline figures side by side: index the figure, one column per territory."""
-        cols = [metrics(r.summary, name=r.name) for r in self.rows]
-        return pd.concat(cols, axis=1)
+        """Headline figures side by side: index the figure, one column per territory.
+
+        Each column starts with what it was computed under: the petition's
+        name and filing date, the regime (rules § 8), and each town's roll
+        year and equalization rate, so that columns of several filing dates or
+        roll years can be told apart; then :func:`pipeline.scenario.metrics`.
+        """
+        cols = [
+            pd.concat([_computed_under(r.summary), metrics(r.summary, name=r.name)]).rename(r.name)
+            for r in self.rows
+        ]
+        table: pd.DataFrame = pd.concat(cols, axis=1)
+        return table
+
+
+def _computed_under(summary: dict[str, Any]) -> pd.Series:
+    """The petition, filing date, regime and each town's roll year and rate of a summary."""
+    petition = summary.get("petition") or {}
+    out: dict[str, Any] = {
+        "petition: name": petition.get("name"),
+        "petition: filed on": petition.get("filed_on"),
+        "regime": summary.get("regime"),
+    }
+    for roll in summary.get("rolls") or []:
+        out[f"roll, town {roll['swis']}: roll year"] = roll.get("roll_year")
+        out[f"roll, town {roll['swis']}: equalization rate"] = roll.get("equalization_rate")
+    return pd.Series(out, dtype=object)
 
 
 def _share_key(config: PetitionConfig, working_crs: str) -> str:
@@ -223,6 +247,7 @@ def run_batch(
                 )
             )
 
+        config_labels = _config_labels([c.source or Path(configs[0]) for c in loaded])
         for config in loaded:
             source = config.source or Path(configs[0])
             working_crs = choose_working_crs(config)
@@ -242,12 +267,16 @@ def run_batch(
                     except ValueError as exc:
                         raise InputError(config.territory.boundary, str(exc)) from None
                     notes = notes + more
-                name = _unique(config.petition.name, taken)
+                # the petition's own name in its summary; the column's label tells
+                # configs of one name apart by their file, not by a number
+                label = config.petition.name
+                if label in taken:
+                    label = f"{label} [{config_labels[source]}]"
                 evaluate_row(
                     scenario,
                     territory,
-                    name=name,
-                    summary_name=name,
+                    name=_unique(label, taken),
+                    summary_name=config.petition.name,
                     source=source,
                     boundary=config.territory.boundary.as_posix(),
                     notes=notes,
@@ -271,7 +300,9 @@ def run_batch(
                 evaluate_row(
                     scenario,
                     territory,
-                    name=_unique(label if len(loaded) == 1 else f"{source.stem}: {label}", taken),
+                    name=_unique(
+                        label if len(loaded) == 1 else f"{config_labels[source]}: {label}", taken
+                    ),
                     summary_name=config.petition.name,
                     source=source,
                     boundary=f"{Path(alternatives).as_posix()} [{label}]",
@@ -279,6 +310,19 @@ def run_batch(
                     where=place,
                 )
         return BatchResult(rows=tuple(rows), loads=loads)
+
+
+def _config_labels(sources: Sequence[Path]) -> dict[Path, str]:
+    """A short label per config file: its stem, with its folder where stems repeat."""
+    stems = [p.stem for p in sources]
+    out: dict[Path, str] = {}
+    for p in sources:
+        if stems.count(p.stem) == 1:
+            out[p] = p.stem
+        else:
+            parent = p.resolve().parent.name
+            out[p] = f"{parent}/{p.stem}" if parent else p.as_posix()
+    return out
 
 
 def _reached(exc: InputError, by: str) -> InputError:

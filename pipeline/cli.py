@@ -338,6 +338,10 @@ def batch(
     except InputError as exc:
         _input_error(exc)
         return
+    # each territory's warnings, as petition run prints its own
+    for row in result.rows:
+        for w in row.summary.get("warnings") or []:
+            _err.print(f"warning: [{row.name}] {w}", markup=False, highlight=False)
     _err.print(
         f"{len(result.rows)} territories, inputs read {result.loads} time(s); "
         f"written {files['batch.csv']} and {files['batch.json']}",

@@ -126,9 +126,21 @@ def test_many_configs_share_one_load(petition) -> None:
     cfgs = petition["configs"]
     result = run_batch([cfgs["east"], cfgs["west"]])
     assert result.loads == 1  # the two configs differ only in their territory
-    # both are named "Village of Handworked": the second gets a suffix
-    assert [r.name for r in result.rows] == ["Village of Handworked", "Village of Handworked (2)"]
-    _same(result.rows[1].summary["owner_test"], petition["runs"]["west"]["owner_test"])
+    # both are named "Village of Handworked": the second column is told apart by
+    # its config, and each summary keeps the petition's own name (audit A4: the
+    # name was rewritten "(2)" in batch.json)
+    assert [r.name for r in result.rows] == [
+        "Village of Handworked",
+        "Village of Handworked [petition-west]",
+    ]
+    assert {r.summary["petition"]["name"] for r in result.rows} == {"Village of Handworked"}
+    _same(result.rows[1].summary, petition["runs"]["west"])
+    # the table says what each column was computed under: date, regime, roll years, rates
+    table = result.table()
+    assert table.loc["regime"].tolist() == ["2-202-pre-2024"] * 2
+    assert table.loc["petition: filed on"].tolist() == ["2023-06-01"] * 2
+    assert table.loc["roll, town 104600: roll year"].tolist() == [2022, 2022]
+    assert table.loc["roll, town 104600: equalization rate"].tolist() == [50.0, 50.0]
 
 
 def test_layer_of_features_named_by_field(petition, tmp_path: Path) -> None:
