@@ -81,6 +81,41 @@ def test_nearly_whole_is_sliver_to_one() -> None:
     assert row["fraction_source"] == "sliver"
 
 
+def test_a_strip_of_land_wider_than_noise_is_no_sliver() -> None:
+    # a farm 20,000 ft x 400 ft (8,000,000 sq ft) of which a strip 80 ft deep lies
+    # in the territory: 80 x 400 = 32,000 sq ft = 0.4 % < the 0.5 % tolerance, but
+    # its mean width 2A / L = 2 x 32,000 / (2 x (80 + 400)) = 66.7 ft > 10 ft: land,
+    # not digitising noise, so it keeps 0.004 (audit A2: snapped to 0, and the
+    # owner test passed at 50.5 % instead of failing at 48.6 %)
+    territory = box(-4_000, 0, 80, 400)
+    farm = box(0, 0, 20_000, 400)
+    row = _one(farm, territory, sliver_tolerance=0.005)
+    assert row["raw_fraction"] == pytest.approx(0.004, abs=1e-12)
+    assert row["fraction_in_territory"] == pytest.approx(0.004, abs=1e-12)
+    assert row["fraction_source"] == "geometry"
+    # a strip 4 ft deep along the same 400 ft: 1,600 sq ft = 0.02 %, mean width
+    # 2 x 1,600 / (2 x 404) = 3.96 ft: noise, snapped to 0
+    row = _one(farm, box(-4_000, 0, 4, 400), sliver_tolerance=0.005)
+    assert (row["fraction_in_territory"], row["fraction_source"]) == (0.0, "sliver")
+    # the mirror case, snapping to 1: all of the farm but a strip 80 ft wide
+    # outside (99.6 % inside) keeps 0.996; 4 ft outside (99.98 %) snaps to 1
+    row = _one(farm, box(80, -10, 30_000, 410), sliver_tolerance=0.005)
+    assert row["fraction_in_territory"] == pytest.approx(0.996, abs=1e-12)
+    assert row["fraction_source"] == "geometry"
+    row = _one(farm, box(4, -10, 30_000, 410), sliver_tolerance=0.005)
+    assert (row["fraction_in_territory"], row["fraction_source"]) == (1.0, "sliver")
+
+
+def test_the_noise_width_is_in_feet_whatever_the_crs() -> None:
+    # in metres (UTM): a strip 5 m = 16.4 ft wide of a parcel 2,000 m x 100 m
+    # (0.25 %) is land; one of 2 m = 6.6 ft (0.1 %) is noise
+    farm = gpd.GeoSeries([box(0, 0, 2_000, 100)], crs="EPSG:32618")
+    wide = apportion(farm, box(-500, 0, 5, 100), sliver_tolerance=0.005).iloc[0]
+    assert wide["fraction_in_territory"] == pytest.approx(0.0025, abs=1e-12)
+    thin = apportion(farm, box(-500, 0, 2, 100), sliver_tolerance=0.005).iloc[0]
+    assert (thin["fraction_in_territory"], thin["fraction_source"]) == (0.0, "sliver")
+
+
 def test_territory_with_hole() -> None:
     # 300 x 300 square with a 100 x 100 hole at [100, 200]^2
     territory = Polygon(
