@@ -359,7 +359,7 @@ def _check_unknown_keys(raw: Mapping[str, Any], file: Path) -> None:
                     )
 
 
-def _resolve_paths(raw: dict[str, Any], base: Path) -> dict[str, Any]:
+def _resolve_paths(raw: dict[str, Any], base: Path, file: Path) -> dict[str, Any]:
     out = dict(raw)
     for section, keys in _PATH_KEYS.items():
         value = out.get(section)
@@ -368,6 +368,22 @@ def _resolve_paths(raw: dict[str, Any], base: Path) -> dict[str, Any]:
             if not isinstance(table, dict):
                 continue
             for k in keys:
+                given = table.get(k)
+                if (isinstance(given, str) and not given.strip()) or (
+                    isinstance(given, list)
+                    and any(isinstance(v, str) and not v.strip() for v in given)
+                ):
+                    # an empty path would be the config's own folder
+                    where = (
+                        f"towns.{table.get('swis', '?')}.{k}"
+                        if section == "towns"
+                        else f"{section}.{k}"
+                    )
+                    raise InputError(
+                        file,
+                        "an empty path: name the file (relative to the config), or leave the key out",
+                        column=where,
+                    )
                 if isinstance(table.get(k), str):
                     table[k] = (base / table[k]).resolve()
                 elif isinstance(table.get(k), list):  # a town's list of yearly rolls
@@ -400,7 +416,7 @@ def load_config(path: str | Path) -> PetitionConfig:
     except tomllib.TOMLDecodeError as exc:
         raise InputError(file, f"not valid TOML: {exc}") from None
     _check_unknown_keys(raw, file)
-    raw = _resolve_paths(raw, file.resolve().parent)
+    raw = _resolve_paths(raw, file.resolve().parent, file)
     try:
         config = PetitionConfig.model_validate({**raw, "source": file.resolve()})
     except ValidationError as exc:

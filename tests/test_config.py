@@ -110,6 +110,25 @@ def test_missing_input_file_names_the_key(tmp_path: Path) -> None:
     assert "roll.csv does not exist" in str(err.value)
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "key"),
+    [
+        ('roll = "roll.csv"', 'roll = ""', "towns.104400.roll"),
+        ('roll = "roll.csv"', 'roll = ["roll.csv", " "]', "towns.104400.roll"),
+        ('boundary = "territory.geojson"', 'boundary = ""', "territory.boundary"),
+        ('parcels = "parcels.gpkg"', 'parcels = ""', "towns.104400.parcels"),
+    ],
+)
+def test_an_empty_path_names_its_key(tmp_path: Path, old: str, new: str, key: str) -> None:
+    # an empty path would be the config's own folder (audit A5: read as a roll
+    # folder, or named by GDAL); the key is named instead
+    path = _write(tmp_path, MINIMAL.replace(old, new))
+    with pytest.raises(InputError) as err:
+        load_config(path)
+    assert err.value.column == key
+    assert "an empty path" in err.value.message
+
+
 def test_missing_config_and_bad_toml(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="config file not found"):
         load_config(tmp_path / "nope.toml")
