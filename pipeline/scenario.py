@@ -51,7 +51,13 @@ from shapely.geometry.base import BaseGeometry
 
 from pipeline.config import PolicySection, load_config
 from pipeline.engines import FractionEngine
-from pipeline.errors import TERRITORY_LABEL, InputError, files_named, is_town_boundary_label
+from pipeline.errors import (
+    TERRITORY_LABEL,
+    InputError,
+    files_named,
+    is_town_boundary_label,
+    roll_label,
+)
 from pipeline.evaluate import (
     Assessment,
     Prepared,
@@ -68,11 +74,13 @@ from pipeline.evaluate import (
     stale_overrides,
     with_value_parts,
 )
-from pipeline.frames import PARCEL_KEY
+from pipeline.evaluate import _not_noise as real_village_overlap  # the run's own rule
+from pipeline.frames import PARCEL_KEY, SOURCE_ROW
 from pipeline.geometry import apportion
 from pipeline.geometry.apportion import polygonal
 from pipeline.geometry.area import geodesic_area_sq_mi
 from pipeline.geometry.territory import check_unlisted_towns, shares_area
+from pipeline.keys import is_village_swis
 from pipeline.law.checks import designees_check, inhabitant_schedule, population_check
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.model import PetitionInputs
@@ -1212,11 +1220,17 @@ def _owner_values(scenario: Scenario, positions: IntArray, *, full: bool) -> pd.
 
     ``full``: in full value (the territory spans towns), else in assessed value
     (one town: the owner test is on assessed value, § 2-202.1.a(2)).
+
+    A parcel with a roll record whose value is blank (bad input only where it
+    is used: a record in the territory) or, in full value, of a town without
+    an equalization rate has no estimate: ``value`` and ``signer`` NaN and
+    ``note`` the reason (NaN elsewhere).
     """
     b = scenario._base
     inputs = b.inputs
+    columns = ["value", "signer", "town_swis", "label", "note"]
     if len(positions) == 0:
-        return pd.DataFrame(columns=["value", "signer", "town_swis", "label"])
+        return pd.DataFrame(columns=columns)
     keys = b.keys[positions]
     fr = pd.DataFrame(
         {
@@ -1225,7 +1239,11 @@ def _owner_values(scenario: Scenario, positions: IntArray, *, full: bool) -> pd.
         },
         index=keys,
     )
-    roll = inputs.roll[inputs.roll[PARCEL_KEY].astype("str").isin(set(keys))]
+    mine = inputs.roll[PARCEL_KEY].astype("str").isin(set(keys)).to_numpy()
+    # records without a value: left out of the library's apportionment (it
+    # would raise), their parcels given no estimate below
+    blank = inputs.roll.loc[mine & b.no_value]
+    roll = inputs.roll.loc[mine & ~b.no_value]
     sched = apportion_values(roll, fr, value_basis=b.policy.value_basis)
     rates = {t.swis: t.equalization_rate for t in inputs.towns if t.equalization_rate is not None}
     sched = equalize(sched, rates, missing="nan")
@@ -1237,14 +1255,71 @@ def _owner_values(scenario: Scenario, positions: IntArray, *, full: bool) -> pd.
         label=sched["swis_code"].astype("str") + ":" + sched["print_key_code"].astype("str")
     )
     g = sched.groupby(PARCEL_KEY, sort=False)
-    return pd.DataFrame(
+    out = pd.DataFrame(
         {
-            "value": g[value_col].sum(),
-            "signer": g[credit].sum(),
+            "value": g[value_col].sum(min_count=1),
+            "signer": g[credit].sum(min_count=1),
             "town_swis": g["town_swis"].first(),
             "label": g["label"].first(),
         }
     )
+    out["note"] = pd.Series(None, index=out.index, dtype=object)
+    if full:
+        norate = out["value"].isna() | out["signer"].isna()
+        out.loc[norate, "note"] = [
+            f"no equalization rate for town {t}: the full value is unknown"
+            for t in out.loc[norate, "town_swis"]
+        ]
+    basis = b.policy.value_basis
+    unknown: dict[str, dict[str, Any]] = {}
+    for r in blank.itertuples(index=False):
+        key = str(getattr(r, PARCEL_KEY))
+        town = str(r.municipality_code)
+        where = inputs.sources.get(roll_label(town), roll_label(town))
+        unknown.setdefault(  # one reason is enough
+            key,
+            {
+                "value": np.nan,
+                "signer": np.nan,
+                "town_swis": town,
+                "label": f"{r.swis_code}:{r.print_key_code}",
+                "note": f"{where}, row {int(getattr(r, SOURCE_ROW))}, column '{basis}': "
+                f"no {basis} for parcel {r.print_key_code}: the edit would be bad input",
+            },
+        )
+    if not unknown:
+        return out
+    extra = pd.DataFrame.from_dict(unknown, orient="index", columns=columns)
+    return pd.concat([out.drop(index=out.index.intersection(extra.index)), extra])
+
+
+def _village_parcels(scenario: Scenario, positions: IntArray) -> BoolArray:
+    """Which parcels (positions) belong to an existing village (§ 2-200).
+
+    A parcel whose roll record has a village SWIS code, or whose polygon
+    shares with a village polygon (``[territory] villages``) more than the
+    digitising noise the run sets aside, is part of a village.
+    """
+    b = scenario._base
+    inputs = b.inputs
+    roll = inputs.roll
+    swis = roll["swis_code"].astype("str")
+    village_keys = set(roll.loc[swis.map(_village_swis), PARCEL_KEY].astype("str"))
+    out = np.asarray(b.keys[positions].isin(village_keys), dtype=bool)
+    if inputs.villages is not None and len(positions):
+        geoms = b.geoms[positions]
+        near = shapely.intersects(geoms, inputs.villages) & ~out
+        for i in np.flatnonzero(near):
+            overlap = polygonal(shapely.intersection(geoms[i], inputs.villages))
+            out[i] = not real_village_overlap(overlap, inputs.working_crs).is_empty
+    return out
+
+
+def _village_swis(code: str) -> bool:
+    try:
+        return is_village_swis(code)
+    except ValueError:
+        return False
 
 
 def swing_parcels(
@@ -1282,8 +1357,16 @@ def swing_parcels(
         for the owner test) or ``delta_voters``, ``delta_signers`` (resident
         test), ``percent_after``, ``delta_percent``, ``flips`` (the test's
         pass/fail — for the owner test overall and in the parcel's part —
-        changes), ``checked`` (True: the row's figures come from applying the
-        edit, see below), sorted by ``flips`` then ``|delta_percent|``.
+        changes; NA: unknown), ``checked`` (True: the row's figures come from
+        applying the edit, see below), ``note`` (why a figure is missing,
+        else missing), sorted by ``flips`` then ``|delta_percent|``. The
+        dollars are on the scenario's value basis; a checked row whose edit
+        changes it (one town ↔ several: assessed ↔ full value) has
+        ``delta_value`` and ``delta_signer`` NaN, never a difference of
+        assessed and full dollars. A row whose value cannot be known (a blank
+        value on the roll, no equalization rate where full value is needed)
+        has no estimate: its figures are NaN, ``flips`` NA, and ``note`` names
+        the input.
 
     Notes
     -----
@@ -1293,6 +1376,10 @@ def swing_parcels(
     :math:`(S - f_i C_i)/(T - f_i V_i)`, including the rest gives
     :math:`(S + (1-f_i) C_i)/(T + (1-f_i) V_i)`. Parcels with an assessor's
     apportionment override are not candidates (the override wins over any line).
+    Parcels of an existing village (a village SWIS code on the roll, or a
+    polygon sharing more than digitising noise with ``[territory] villages``)
+    are no candidates for inclusion: the territory may include no part of a
+    village (§ 2-200), whatever the test says.
     Resident test: voters placed on the parcel with a counted status and the
     resident lines matched to them (counted when the parcel is in,
     ``outside_territory`` when out). These estimates rank the candidates; the
@@ -1311,8 +1398,14 @@ def swing_parcels(
     if ov is not None and len(ov):
         cand = cand[~b.keys[cand].isin(set(ov[PARCEL_KEY].astype("str")))]
     f = fr[cand]
+    # no part of an existing village may be taken in (§ 2-200): its parcels
+    # are candidates for exclusion only
+    village = _village_parcels(scenario, cand)
     rows = []
-    for action, sel, weight in (("exclude", f > 0, -f), ("include", f < 1, 1 - f)):
+    for action, sel, weight in (
+        ("exclude", f > 0, -f),
+        ("include", (f < 1) & ~village, 1 - f),
+    ):
         rows.append(
             pd.DataFrame(
                 {
@@ -1330,8 +1423,11 @@ def swing_parcels(
             raise ValueError("the owner test does not apply to this petition")
         vals = _owner_values(scenario, cand, full=ot["value_basis"] == "full")
         toggles = toggles.join(vals, on=PARCEL_KEY)
-        toggles["delta_value"] = toggles["weight"] * toggles["value"].fillna(0.0)
-        toggles["delta_signer"] = toggles["weight"] * toggles["signer"].fillna(0.0)
+        # a polygon without roll record adds nothing; a value that cannot be
+        # known (blank on the roll, no rate) leaves the row without estimate
+        no_value = toggles["note"].notna()
+        for col, src in (("delta_value", "value"), ("delta_signer", "signer")):
+            toggles[col] = toggles["weight"] * toggles[src].fillna(0.0).mask(no_value)
         full = ot["value_basis"] == "full"
         total, signer = float(ot["total_value"]), float(ot["signer_value"])
         parts = {
@@ -1363,14 +1459,17 @@ def swing_parcels(
         total, signer = float(rt["qualified_voters"]), float(rt["qualifying_signers"])
         parts = {}
         dv, ds = "delta_voters", "delta_signers"
+        toggles["note"] = pd.Series(None, index=toggles.index, dtype=object)
     toggles["_keys"] = [(k,) for k in toggles[PARCEL_KEY].astype("str")]
     if by == "block":
         toggles["block"] = toggles["label"].astype("str").map(_block)
         toggles = toggles.groupby(["block", "action"], as_index=False).agg(
             parcels=(PARCEL_KEY, "size"),
             _keys=(PARCEL_KEY, lambda s: tuple(str(k) for k in s)),
-            **{dv: (dv, "sum"), ds: (ds, "sum")},
+            # a parcel without estimate leaves its block without one
+            **{dv: (dv, _sum_all), ds: (ds, _sum_all)},
             **({"town_swis": ("town_swis", "first")} if test == "owner" else {}),
+            note=("note", _notes),
         )
     toggles = toggles.loc[(toggles[dv] != 0) | (toggles[ds] != 0)].copy()
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -1378,6 +1477,7 @@ def swing_parcels(
     now = 100.0 * signer / total if total else 0.0
     toggles["percent_after"] = after
     toggles["delta_percent"] = after - now
+    unknown = (toggles[dv].isna() | toggles[ds].isna()).to_numpy()
     if test == "owner":
         passes_now = bool(s["owner_test"]["passes"])
         part_ok = {k: 2 * sg - t > 1e-12 * t for k, (t, sg) in parts.items()}
@@ -1388,10 +1488,12 @@ def swing_parcels(
             others = all(v for k, v in part_ok.items() if k != str(r.town_swis))
             ok_all = 2 * (signer + getattr(r, ds)) - (total + getattr(r, dv)) > 1e-12 * total
             after_ok.append(bool(ok_all and (ok_part or len(parts) <= 1) and others))
-        toggles["flips"] = np.asarray(after_ok) != passes_now
+        flips = np.asarray(after_ok, dtype=bool) != passes_now
     else:
         req = float(s["resident_test"].get("required_percent", 20.0))
-        toggles["flips"] = (toggles["percent_after"] >= req) != bool(s["resident_test"]["passes"])
+        flips = ((toggles["percent_after"] >= req) != bool(s["resident_test"]["passes"])).to_numpy()
+    # whether the test flips is unknown where the figures are
+    toggles["flips"] = pd.Series(flips, index=toggles.index, dtype="boolean").mask(unknown)
     toggles["_abs"] = toggles["delta_percent"].abs()
     toggles = toggles.sort_values(["flips", "_abs"], ascending=[False, False], kind="stable")
     toggles = _checked(scenario, toggles, test=test, parts=parts, n=n, dv=dv)
@@ -1400,7 +1502,19 @@ def swing_parcels(
         ["flips", "checked", "_abs"], ascending=[False, False, False], kind="stable"
     )
     drop = ["_abs", "_keys", "weight", "value", "signer", "voters", "signers_in", "signers_out"]
-    return toggles.drop(columns=[c for c in drop if c in toggles]).head(n).reset_index(drop=True)
+    out = toggles.drop(columns=[c for c in drop if c in toggles]).head(n).reset_index(drop=True)
+    return out[[c for c in out.columns if c != "note"] + ["note"]]
+
+
+def _sum_all(values: pd.Series) -> float:
+    """The sum, NaN when any value is (not skipped)."""
+    return float(values.sum(skipna=False))
+
+
+def _notes(values: pd.Series) -> str | None:
+    """The distinct notes of a block's parcels, ``; ``-joined (None when none)."""
+    notes = dict.fromkeys(v for v in values if isinstance(v, str))
+    return "; ".join(notes) if notes else None
 
 
 def _checked(
@@ -1423,8 +1537,17 @@ def _checked(
     ``percent_after``, ``delta_percent``, ``flips`` and the deltas are then
     exact, and ``checked`` is True. The resident test counts distinct signers
     that way. Excluding every parcel leaves no territory: ``percent_after`` is
-    NaN and the test fails. An edit that makes the inputs bad (a blank value
-    now inside) keeps its estimate (``checked`` False).
+    NaN and the test fails.
+
+    An edit that changes the owner test's value basis (one town ↔ several:
+    assessed ↔ full value) has ``delta_value`` and ``delta_signer`` NaN:
+    dollars of the two bases are not subtracted (``percent_after`` and
+    ``flips`` compare like with like; ``note`` says so). An edit that makes
+    the inputs bad (a blank value now inside, a town without an equalization
+    rate now in a territory of several towns) cannot be assessed: for the
+    owner test ``percent_after``, ``delta_percent`` and the deltas are NaN and
+    ``flips`` is NA (unknown), for the resident test the estimate is kept;
+    ``checked`` is False and ``note`` gives the input error.
     """
     toggles = toggles.assign(checked=False)
     if toggles.empty:
@@ -1444,8 +1567,10 @@ def _checked(
     now = s[key]["percent"]
     now_f = float(now) if now is not None else 0.0
     passes_now = bool(s[key]["passes"])
+    basis_now = s[key].get("value_basis")
     after = toggles["percent_after"].to_numpy(dtype="float64").copy()
-    flips = toggles["flips"].to_numpy(dtype=bool).copy()
+    flips: list[Any] = list(toggles["flips"].astype("boolean"))
+    notes = toggles["note"].to_numpy(dtype=object).copy()
     # the deltas of the test's own figures, read off the edit too
     if test == "owner":
         figures = (("delta_value", "total_value"), ("delta_signer", "signer_value"))
@@ -1468,21 +1593,36 @@ def _checked(
             continue
         try:
             res = edit.results()[key]
-        except InputError:  # the edit makes the inputs invalid: left as estimated
+        except InputError as exc:  # the edit makes the inputs invalid
             pick[i] = False
+            notes[i] = f"the edit would be bad input: {exc.message}"
+            if test == "owner":  # no figure: an estimate could add unequalized dollars
+                after[i] = np.nan
+                flips[i] = pd.NA
+                for c, _ in figures:
+                    deltas[c][i] = np.nan
             continue
         pct = res["percent"]
         after[i] = float(pct) if pct is not None else np.nan
         flips[i] = bool(res["passes"]) != passes_now
         for c, figure in figures:
             deltas[c][i] = float(res[figure]) - float(s[key][figure])
+        if test == "owner" and res.get("value_basis") != basis_now:
+            # assessed dollars against full dollars: no change to state
+            for c, _ in figures:
+                deltas[c][i] = np.nan
+            notes[i] = (
+                f"value basis changed: {basis_now} -> {res.get('value_basis')} "
+                "(no dollar change between them)"
+            )
     out = toggles.copy()
     for c, values in deltas.items():
         out[c] = values if test == "owner" else values.astype("int64")
     out["percent_after"] = after
     out["delta_percent"] = after - now_f
-    out["flips"] = flips
+    out["flips"] = pd.Series(flips, index=out.index, dtype="boolean")
     out["checked"] = pick
+    out["note"] = notes
     return out
 
 
