@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -97,6 +98,7 @@ from pipeline.valuation import (
 )
 
 __all__ = [
+    "AlternativeTerritoryError",
     "Scenario",
     "full_fractions",
     "margins",
@@ -508,6 +510,27 @@ def _clean(geom: BaseGeometry) -> BaseGeometry:
 # --------------------------------------------------------------------------- the scenario
 
 
+class AlternativeTerritoryError(InputError):
+    """Bad input met by an edited territory: named by its scenario, not the config's file.
+
+    ``file``, ``problem`` and the place are those of the error met (the
+    label ``[territory] boundary`` or a town's boundary); the message names
+    the scenario instead of the config's boundary file, which is not at fault.
+    """
+
+    def __init__(self, scenario: str, exc: InputError) -> None:
+        self.scenario = scenario
+        super().__init__(exc.file, exc.problem, row=exc.row, feature=exc.feature, column=exc.column)
+
+    @property
+    def message(self) -> str:
+        about = "" if self.file == TERRITORY_LABEL else f" ({self.file})"
+        return (
+            f"scenario {self.scenario!r} (an edited territory, not the config's "
+            f"{TERRITORY_LABEL} file): {self.problem}{about}"
+        )
+
+
 @dataclass(frozen=True, eq=False)
 class Scenario:
     """One proposed territory over one loaded petition (immutable).
@@ -625,8 +648,23 @@ class Scenario:
         """Cut a polygon out of the territory (difference)."""
         return self.with_boundary(shapely.difference(self.territory, geom), name=name)
 
-    def buffer(self, distance_ft: float, *, name: str | None = None) -> Scenario:
+    def buffer(
+        self, distance_ft: float, *, name: str | None = None, within_towns: bool = False
+    ) -> Scenario:
         """Grow (positive) or shrink (negative) the territory by a distance in feet.
+
+        Parameters
+        ----------
+        distance_ft
+            The distance, in feet.
+        name
+            Name of the new scenario (default: this one's name + ``"*"``).
+        within_towns
+            Keep the grown territory inside the listed towns: cut it to the
+            union of the town polygons (when every listed town has one; else
+            the part outside them is a town's without a polygon, and nothing
+            is cut). A territory that reaches the towns' outer line then grows
+            only inwards and along it, rather than into a town not listed.
 
         Notes
         -----
@@ -635,7 +673,20 @@ class Scenario:
         straight boundary lines straight.
         """
         d = distance_ft / self._base.feet_per_unit
-        return self.with_boundary(shapely.buffer(self.territory, d, join_style="mitre"), name=name)
+        grown = shapely.buffer(self.territory, d, join_style="mitre")
+        towns = self.towns_area
+        if within_towns and towns is not None:
+            grown = polygonal(shapely.intersection(grown, towns))
+        return self.with_boundary(grown, name=name)
+
+    @property
+    def towns_area(self) -> BaseGeometry | None:
+        """The union of the listed towns' polygons (None when a town has none)."""
+        bounds = [t.boundary for t in self._base.inputs.towns]
+        if not bounds or any(g is None for g in bounds):
+            return None
+        out: BaseGeometry = shapely.union_all(bounds)
+        return out
 
     def parcel_keys(self, keys: Iterable[str]) -> list[str]:
         """Canonical parcel keys of ``SWIS:PRINT_KEY`` labels (as in the roll) or keys.
@@ -677,12 +728,33 @@ class Scenario:
     def _assessment(self) -> Assessment:
         """:func:`pipeline.evaluate.assess` of this territory with the cached fractions."""
         if "assessment" not in self._cache:
-            self._check_unlisted()
-            b = self._base
-            fr = self._fr.frame(b.keys)[["fraction_in_territory", "fraction_source"]]
-            self._cache["assessment"] = assess(b.prep, self.territory, fr)
+            with self._territory_named():
+                self._check_unlisted()
+                b = self._base
+                fr = self._fr.frame(b.keys)[["fraction_in_territory", "fraction_source"]]
+                self._cache["assessment"] = assess(b.prep, self.territory, fr)
         out: Assessment = self._cache["assessment"]
         return out
+
+    @contextmanager
+    def _territory_named(self) -> Iterator[None]:
+        """A problem of this territory, when it is not the config's, names the scenario.
+
+        The config's ``[territory] boundary`` file is not at fault when an
+        edited territory leaves the town polygons: the error is raised again
+        as an :class:`AlternativeTerritoryError` naming the scenario (its
+        ``file`` and ``problem`` kept, for ``petition batch`` to name the
+        alternatives file).
+        """
+        try:
+            yield
+        except AlternativeTerritoryError:
+            raise
+        except InputError as exc:
+            own = exc.file == TERRITORY_LABEL or is_town_boundary_label(exc.file)
+            if self.territory is self._base.inputs.territory or not own:
+                raise
+            raise AlternativeTerritoryError(self.name, exc) from None
 
     def _sources(self) -> dict[str, str]:
         """The files behind the labels errors name (:func:`pipeline.errors.files_named`).
@@ -730,8 +802,10 @@ class Scenario:
         :func:`~pipeline.evaluate.assess`, which raises the input error.
         """
         if "summary" not in self._cache:
-            self._check_unlisted()
-            with files_named(self._sources()):  # errors name files, as the run's
+            with self._territory_named(), files_named(self._sources()):
+                # errors name files, as the run's; a problem of an edited
+                # territory names the scenario
+                self._check_unlisted()
                 self._cache["summary"] = self._fast_summary()
         summary: dict[str, Any] = self._cache["summary"]
         return summary

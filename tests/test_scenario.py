@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from pipeline import Scenario
 from pipeline.config import PolicySection
+from pipeline.errors import InputError
 from pipeline.frames import PAGE_COLUMNS, PARCEL_KEY, ROLL_COLUMNS, SIGNATURE_COLUMNS
 from pipeline.keys import parcel_key
 from pipeline.model import PetitionInputs, Town
@@ -523,7 +524,9 @@ def _row(swis: str, town: str, pk: str, number: str, value: float) -> dict[str, 
     return row
 
 
-def _in_a_row(b1_rate: float | None = 50.0, b1_value: float = 40_000.0) -> Scenario:
+def _in_a_row(
+    b1_rate: float | None = 50.0, b1_value: float = 40_000.0, *, town_polygons: bool = False
+) -> Scenario:
     parcels_spec = [
         ("104489", "104400", "1.-1-1", "1", 100_000.0, shapely.box(0, 0, 100, 100)),
         ("104489", "104400", "1.-1-2", "2", 100_000.0, shapely.box(100, 0, 200, 100)),
@@ -563,6 +566,8 @@ def _in_a_row(b1_rate: float | None = 50.0, b1_value: float = 40_000.0) -> Scena
         source_row=1,
     )
     rate_source = "config" if b1_rate is not None else "none"
+    # town polygons, when asked: T x 0..200, U x 200..300, both y 0..200
+    t_box, u_box = shapely.box(0, 0, 200, 200), shapely.box(200, 0, 300, 200)
     inputs = PetitionInputs(
         name="In a row",
         filed_on=dt.date(2023, 6, 1),
@@ -571,8 +576,10 @@ def _in_a_row(b1_rate: float | None = 50.0, b1_value: float = 40_000.0) -> Scena
         working_crs="EPSG:2260",
         territory=shapely.box(0, 0, 200, 100),
         towns=(
-            Town("104400", "T", 2022, 100.0, "config"),
-            Town("104600", "U", 2022, b1_rate, rate_source),
+            Town("104400", "T", 2022, 100.0, "config", boundary=t_box if town_polygons else None),
+            Town(
+                "104600", "U", 2022, b1_rate, rate_source, boundary=u_box if town_polygons else None
+            ),
         ),
         roll=roll,
         parcels=parcels,
@@ -650,3 +657,44 @@ def test_swing_proposes_no_part_of_an_existing_village() -> None:
     assert "104489:1.-1-3" not in set(sw["label"])
     # the town parcels still are: A2 excluded, B1 included
     assert {"104489:1.-1-2", "104689:2.-1-1"} <= set(sw["label"])
+
+
+def test_an_edit_leaving_the_towns_names_the_scenario_not_the_config_file() -> None:
+    from pipeline.scenario import AlternativeTerritoryError
+
+    sc = _in_a_row(town_polygons=True)
+    # box(0, 0, 200, 300): 60,000 sq ft, of which y 200..300 (20,000) lies in
+    # no town polygon: 20,000 / 60,000 = 33.33 %
+    tall = sc.with_boundary(shapely.box(0, 0, 200, 300), name="tall")
+    with pytest.raises(AlternativeTerritoryError) as err:
+        tall.results()
+    message = str(err.value)
+    assert message.startswith("scenario 'tall' (an edited territory")
+    assert "33.33% of the territory" in message
+    assert not message.startswith("[territory] boundary")
+    assert isinstance(err.value, InputError)  # still bad input (exit 2)
+
+
+def test_a_buffer_within_towns_stays_in_the_town_polygons() -> None:
+    sc = _in_a_row(town_polygons=True)
+    # box(0, 0, 200, 100) grown 50 ft: box(-50, -50, 250, 150), 300 x 200 =
+    # 60,000 sq ft, of which 60,000 - 250 x 150 = 22,500 (37.5 %, x < 0 or
+    # y < 0) is outside the towns: an error; within the towns it is
+    # box(0, 0, 250, 150) = 37,500
+    with pytest.raises(InputError):
+        sc.buffer(50.0).results()
+    grown = sc.buffer(50.0, within_towns=True, name="grown")
+    assert shapely.area(grown.territory) == pytest.approx(250 * 150, rel=1e-4)
+    ot = grown.results()["owner_test"]
+    # now in both towns (full value): A1 100,000 + A2 100,000 + half of B1
+    # (40,000 x 0.5 / 0.50 = 40,000) + half of V1 and W1 (10,000 x 0.5 each)
+    # = 250,000; John Smith's A1 100,000 -> 40 %
+    assert ot["value_basis"] == "full"
+    assert ot["total_value"] == pytest.approx(250_000.0, rel=1e-4)
+    assert ot["percent"] == pytest.approx(40.0, rel=1e-4)
+    # without town polygons nothing is cut
+    bare = _in_a_row()
+    assert bare.towns_area is None
+    assert shapely.area(bare.buffer(50.0, within_towns=True).territory) == pytest.approx(
+        300 * 200, rel=1e-4
+    )
