@@ -15,13 +15,19 @@ compared parcel by parcel and test by test:
   signers who may no longer own what they were credited for;
 * **values and rates changed**: assessed value, fraction in the territory,
   equalization rate, apportioned full value, signers' credit;
+* **deficiencies added and removed**, by code and paragraph (an equal count
+  can hide one gone and another come);
 * **each test** before and after (the headline figures of
-  :func:`pipeline.scenario.metrics`, plus each town's equalization rate).
+  :func:`pipeline.scenario.metrics`, plus each town's equalization rate and
+  the population minimum). The owner test's dollars are in its value basis
+  (assessed in one town, full across towns): when the basis differs between
+  the runs no difference of them is stated, only the change of basis.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -93,10 +99,14 @@ class ResultsDiff:
         One row per change, columns :data:`DIFF_COLUMNS`; ``change`` is one of
         ``added``, ``removed``, ``split``, ``merged``, ``owners_changed``,
         ``value_changed``, ``signer_owner_changed``, ``roll`` (a town's roll
-        year), ``regime``, ``test``.
+        year), ``regime``, ``deficiency_added``, ``deficiency_removed`` (``field``
+        the code, ``related`` the paragraph, ``before`` / ``after`` the
+        message), ``test``.
     tests
         The headline figures side by side: index the metric, columns
-        ``before``, ``after``, ``change`` (numbers only).
+        ``before``, ``after``, ``change`` (numbers only; none for the owner
+        test's dollars when the value basis changed) and ``note`` (``"basis
+        changed: assessed -> full"`` on those rows, else empty).
     """
 
     a: str
@@ -156,22 +166,41 @@ class ResultsDiff:
             "Values and rates changed",
             lambda r: f"{key(r)} {r.field}: {r.before} -> {r.after}",
         )
+        section(
+            "deficiency_removed",
+            "Deficiencies removed",
+            lambda r: f"{r.field} ({r.related}): {r.before}",
+        )
+        section(
+            "deficiency_added",
+            "Deficiencies added",
+            lambda r: f"{r.field} ({r.related}): {r.after}",
+        )
         lines.append("")
         lines.append("Tests before and after:")
         for label, row in self.tests.iterrows():
-            ch = row["change"]
-            delta = (
-                "" if ch is None or (isinstance(ch, float) and math.isnan(ch)) else f" ({ch:+g})"
+            ch, note = row["change"], row.get("note")
+            if isinstance(note, str) and note:
+                delta = f" ({note})"
+            elif ch is None or (isinstance(ch, float) and math.isnan(ch)):
+                delta = ""
+            else:
+                delta = f" ({ch:+g})"
+            big = any(
+                isinstance(v, float) and math.isfinite(v) and abs(v) >= 1e6
+                for v in (row["before"], row["after"])
             )
-            lines.append(f"  {label}: {_show(row['before'])} -> {_show(row['after'])}{delta}")
+            before, after = _show(row["before"], big=big), _show(row["after"], big=big)
+            lines.append(f"  {label}: {before} -> {after}{delta}")
         return "\n".join(lines) + "\n"
 
 
-def _show(value: Any) -> str:
+def _show(value: Any, *, big: bool = False) -> str:
+    """A figure as written in the report; ``big``: dollars in the millions, with cents."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
     if isinstance(value, float):
-        return f"{value:,.6g}" if abs(value) < 1e6 else f"{value:,.2f}"
+        return f"{value:,.6g}" if abs(value) < 1e6 and not big else f"{value:,.2f}"
     return str(value)
 
 
@@ -268,16 +297,23 @@ def _rolls(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, tuple[Any, A
     return {k: (ya.get(k), yb.get(k)) for k in {*ya, *yb}}
 
 
+#: The owner test's figures in dollars of its value basis (assessed or full).
+_BASIS = "owner test: value basis"
+_BASIS_DOLLARS = ("owner test: total value", "owner test: signer value")
+
+
 def _tests(a: Mapping[str, Any], b: Mapping[str, Any]) -> pd.DataFrame:
     from pipeline.scenario import metrics  # heavy import kept out of module load
 
     def figures(summary: Mapping[str, Any]) -> pd.Series:
         m = metrics(summary)
         ot = summary.get("owner_test", {})
-        extra = {
+        extra: dict[str, Any] = {
             f"owner test, part {p['swis']}: equalization rate": p.get("equalization_rate")
             for p in ot.get("parts", []) or []
         }
+        # the regime sets it (500 before 2024, 1,500 after)
+        extra["population: minimum"] = (summary.get("population") or {}).get("minimum")
         out: pd.Series = pd.concat([m, pd.Series(extra, dtype=object)])
         return out
 
@@ -295,10 +331,53 @@ def _tests(a: Mapping[str, Any], b: Mapping[str, Any]) -> pd.DataFrame:
         return None
 
     change = [delta(x, y) for x, y in zip(before, after, strict=True)]
+    note = [""] * len(labels)
+    basis_a, basis_b = before.get(_BASIS), after.get(_BASIS)
+    if isinstance(basis_a, str) and isinstance(basis_b, str) and basis_a != basis_b:
+        # assessed dollars against full dollars: no difference to state
+        for i, label in enumerate(labels):
+            if label in _BASIS_DOLLARS:
+                change[i] = None
+                note[i] = f"basis changed: {basis_a} -> {basis_b}"
     return pd.DataFrame(
-        {"before": before.to_numpy(), "after": after.to_numpy(), "change": change},
+        {"before": before.to_numpy(), "after": after.to_numpy(), "change": change, "note": note},
         index=pd.Index(labels, name="metric"),
     )
+
+
+def _deficiency_changes(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Deficiencies of ``b`` not in ``a`` (added) and of ``a`` not in ``b`` (removed).
+
+    Compared by code and paragraph, as many times as each occurs: a run with
+    two ``witness_count_mismatch`` against one has one removed.
+    """
+
+    def counted(summary: Mapping[str, Any]) -> tuple[Counter[tuple[str, str]], dict[Any, str]]:
+        keys: Counter[tuple[str, str]] = Counter()
+        message: dict[Any, str] = {}
+        for d in summary.get("deficiencies") or []:
+            k = (str(d.get("code", "")), str(d.get("paragraph", "")))
+            keys[k] += 1
+            message.setdefault(k, str(d.get("message", "")))
+        return keys, message
+
+    (ka, ma), (kb, mb) = counted(a), counted(b)
+    rows: list[dict[str, Any]] = []
+    for kind, gone, there, messages in (
+        ("deficiency_removed", ka - kb, "before", ma),
+        ("deficiency_added", kb - ka, "after", mb),
+    ):
+        for (code, paragraph), times in sorted(gone.items()):
+            for _ in range(times):
+                rows.append(
+                    {
+                        "change": kind,
+                        "field": code,
+                        "related": paragraph,
+                        there: messages[(code, paragraph)],
+                    }
+                )
+    return rows
 
 
 def diff_results(a: ResultSet, b: ResultSet) -> ResultsDiff:
@@ -434,13 +513,21 @@ def diff_results(a: ResultSet, b: ResultSet) -> ResultsDiff:
                 "after": b.summary.get("regime"),
             }
         )
+    rows += _deficiency_changes(a.summary, b.summary)
     tests = _tests(a.summary, b.summary)
     for label, t in tests.iterrows():
         if _differs(t["before"], t["after"]) or (
             not isinstance(t["before"], int | float) and t["before"] != t["after"]
         ):
             rows.append(
-                {"change": "test", "field": label, "before": t["before"], "after": t["after"]}
+                {
+                    "change": "test",
+                    "field": label,
+                    "before": t["before"],
+                    "after": t["after"],
+                    # the owner test's dollars in two value bases: said, not subtracted
+                    **({"related": t["note"]} if t["note"] else {}),
+                }
             )
 
     clean = [{c: _plain(r.get(c)) for c in DIFF_COLUMNS} for r in rows]

@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -51,7 +52,13 @@ from shapely.geometry.base import BaseGeometry
 
 from pipeline.config import PolicySection, load_config
 from pipeline.engines import FractionEngine
-from pipeline.errors import TERRITORY_LABEL, InputError, files_named, is_town_boundary_label
+from pipeline.errors import (
+    TERRITORY_LABEL,
+    InputError,
+    files_named,
+    is_town_boundary_label,
+    roll_label,
+)
 from pipeline.evaluate import (
     Assessment,
     Prepared,
@@ -69,11 +76,13 @@ from pipeline.evaluate import (
     stale_overrides,
     with_value_parts,
 )
-from pipeline.frames import PARCEL_KEY
+from pipeline.evaluate import _not_noise as real_village_overlap  # the run's own rule
+from pipeline.frames import PARCEL_KEY, SOURCE_ROW
 from pipeline.geometry import apportion
 from pipeline.geometry.apportion import polygonal
 from pipeline.geometry.area import geodesic_area_sq_mi
 from pipeline.geometry.territory import check_unlisted_towns, shares_area
+from pipeline.keys import is_village_swis
 from pipeline.law.checks import designees_check, inhabitant_schedule, population_check
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.model import PetitionInputs
@@ -90,6 +99,7 @@ from pipeline.valuation import (
 )
 
 __all__ = [
+    "AlternativeTerritoryError",
     "Scenario",
     "full_fractions",
     "margins",
@@ -501,6 +511,27 @@ def _clean(geom: BaseGeometry) -> BaseGeometry:
 # --------------------------------------------------------------------------- the scenario
 
 
+class AlternativeTerritoryError(InputError):
+    """Bad input met by an edited territory: named by its scenario, not the config's file.
+
+    ``file``, ``problem`` and the place are those of the error met (the
+    label ``[territory] boundary`` or a town's boundary); the message names
+    the scenario instead of the config's boundary file, which is not at fault.
+    """
+
+    def __init__(self, scenario: str, exc: InputError) -> None:
+        self.scenario = scenario
+        super().__init__(exc.file, exc.problem, row=exc.row, feature=exc.feature, column=exc.column)
+
+    @property
+    def message(self) -> str:
+        about = "" if self.file == TERRITORY_LABEL else f" ({self.file})"
+        return (
+            f"scenario {self.scenario!r} (an edited territory, not the config's "
+            f"{TERRITORY_LABEL} file): {self.problem}{about}"
+        )
+
+
 @dataclass(frozen=True, eq=False)
 class Scenario:
     """One proposed territory over one loaded petition (immutable).
@@ -618,8 +649,23 @@ class Scenario:
         """Cut a polygon out of the territory (difference)."""
         return self.with_boundary(shapely.difference(self.territory, geom), name=name)
 
-    def buffer(self, distance_ft: float, *, name: str | None = None) -> Scenario:
+    def buffer(
+        self, distance_ft: float, *, name: str | None = None, within_towns: bool = False
+    ) -> Scenario:
         """Grow (positive) or shrink (negative) the territory by a distance in feet.
+
+        Parameters
+        ----------
+        distance_ft
+            The distance, in feet.
+        name
+            Name of the new scenario (default: this one's name + ``"*"``).
+        within_towns
+            Keep the grown territory inside the listed towns: cut it to the
+            union of the town polygons (when every listed town has one; else
+            the part outside them is a town's without a polygon, and nothing
+            is cut). A territory that reaches the towns' outer line then grows
+            only inwards and along it, rather than into a town not listed.
 
         Notes
         -----
@@ -628,7 +674,20 @@ class Scenario:
         straight boundary lines straight.
         """
         d = distance_ft / self._base.feet_per_unit
-        return self.with_boundary(shapely.buffer(self.territory, d, join_style="mitre"), name=name)
+        grown = shapely.buffer(self.territory, d, join_style="mitre")
+        towns = self.towns_area
+        if within_towns and towns is not None:
+            grown = polygonal(shapely.intersection(grown, towns))
+        return self.with_boundary(grown, name=name)
+
+    @property
+    def towns_area(self) -> BaseGeometry | None:
+        """The union of the listed towns' polygons (None when a town has none)."""
+        bounds = [t.boundary for t in self._base.inputs.towns]
+        if not bounds or any(g is None for g in bounds):
+            return None
+        out: BaseGeometry = shapely.union_all(bounds)
+        return out
 
     def parcel_keys(self, keys: Iterable[str]) -> list[str]:
         """Canonical parcel keys of ``SWIS:PRINT_KEY`` labels (as in the roll) or keys.
@@ -670,12 +729,33 @@ class Scenario:
     def _assessment(self) -> Assessment:
         """:func:`pipeline.evaluate.assess` of this territory with the cached fractions."""
         if "assessment" not in self._cache:
-            self._check_unlisted()
-            b = self._base
-            fr = self._fr.frame(b.keys)[["fraction_in_territory", "fraction_source"]]
-            self._cache["assessment"] = assess(b.prep, self.territory, fr)
+            with self._territory_named():
+                self._check_unlisted()
+                b = self._base
+                fr = self._fr.frame(b.keys)[["fraction_in_territory", "fraction_source"]]
+                self._cache["assessment"] = assess(b.prep, self.territory, fr)
         out: Assessment = self._cache["assessment"]
         return out
+
+    @contextmanager
+    def _territory_named(self) -> Iterator[None]:
+        """A problem of this territory, when it is not the config's, names the scenario.
+
+        The config's ``[territory] boundary`` file is not at fault when an
+        edited territory leaves the town polygons: the error is raised again
+        as an :class:`AlternativeTerritoryError` naming the scenario (its
+        ``file`` and ``problem`` kept, for ``petition batch`` to name the
+        alternatives file).
+        """
+        try:
+            yield
+        except AlternativeTerritoryError:
+            raise
+        except InputError as exc:
+            own = exc.file == TERRITORY_LABEL or is_town_boundary_label(exc.file)
+            if self.territory is self._base.inputs.territory or not own:
+                raise
+            raise AlternativeTerritoryError(self.name, exc) from None
 
     def _sources(self) -> dict[str, str]:
         """The files behind the labels errors name (:func:`pipeline.errors.files_named`).
@@ -723,8 +803,10 @@ class Scenario:
         :func:`~pipeline.evaluate.assess`, which raises the input error.
         """
         if "summary" not in self._cache:
-            self._check_unlisted()
-            with files_named(self._sources()):  # errors name files, as the run's
+            with self._territory_named(), files_named(self._sources()):
+                # errors name files, as the run's; a problem of an edited
+                # territory names the scenario
+                self._check_unlisted()
                 self._cache["summary"] = self._fast_summary()
         summary: dict[str, Any] = self._cache["summary"]
         return summary
@@ -1216,11 +1298,17 @@ def _owner_values(scenario: Scenario, positions: IntArray, *, full: bool) -> pd.
 
     ``full``: in full value (the territory spans towns), else in assessed value
     (one town: the owner test is on assessed value, § 2-202.1.a(2)).
+
+    A parcel with a roll record whose value is blank (bad input only where it
+    is used: a record in the territory) or, in full value, of a town without
+    an equalization rate has no estimate: ``value`` and ``signer`` NaN and
+    ``note`` the reason (NaN elsewhere).
     """
     b = scenario._base
     inputs = b.inputs
+    columns = ["value", "signer", "town_swis", "label", "note"]
     if len(positions) == 0:
-        return pd.DataFrame(columns=["value", "signer", "town_swis", "label"])
+        return pd.DataFrame(columns=columns)
     keys = b.keys[positions]
     fr = pd.DataFrame(
         {
@@ -1229,7 +1317,11 @@ def _owner_values(scenario: Scenario, positions: IntArray, *, full: bool) -> pd.
         },
         index=keys,
     )
-    roll = inputs.roll[inputs.roll[PARCEL_KEY].astype("str").isin(set(keys))]
+    mine = inputs.roll[PARCEL_KEY].astype("str").isin(set(keys)).to_numpy()
+    # records without a value: left out of the library's apportionment (it
+    # would raise), their parcels given no estimate below
+    blank = inputs.roll.loc[mine & b.no_value]
+    roll = inputs.roll.loc[mine & ~b.no_value]
     sched = apportion_values(roll, fr, value_basis=b.policy.value_basis)
     rates = {t.swis: t.equalization_rate for t in inputs.towns if t.equalization_rate is not None}
     sched = equalize(sched, rates, missing="nan")
@@ -1241,14 +1333,71 @@ def _owner_values(scenario: Scenario, positions: IntArray, *, full: bool) -> pd.
         label=sched["swis_code"].astype("str") + ":" + sched["print_key_code"].astype("str")
     )
     g = sched.groupby(PARCEL_KEY, sort=False)
-    return pd.DataFrame(
+    out = pd.DataFrame(
         {
-            "value": g[value_col].sum(),
-            "signer": g[credit].sum(),
+            "value": g[value_col].sum(min_count=1),
+            "signer": g[credit].sum(min_count=1),
             "town_swis": g["town_swis"].first(),
             "label": g["label"].first(),
         }
     )
+    out["note"] = pd.Series(None, index=out.index, dtype=object)
+    if full:
+        norate = out["value"].isna() | out["signer"].isna()
+        out.loc[norate, "note"] = [
+            f"no equalization rate for town {t}: the full value is unknown"
+            for t in out.loc[norate, "town_swis"]
+        ]
+    basis = b.policy.value_basis
+    unknown: dict[str, dict[str, Any]] = {}
+    for r in blank.itertuples(index=False):
+        key = str(getattr(r, PARCEL_KEY))
+        town = str(r.municipality_code)
+        where = inputs.sources.get(roll_label(town), roll_label(town))
+        unknown.setdefault(  # one reason is enough
+            key,
+            {
+                "value": np.nan,
+                "signer": np.nan,
+                "town_swis": town,
+                "label": f"{r.swis_code}:{r.print_key_code}",
+                "note": f"{where}, row {int(getattr(r, SOURCE_ROW))}, column '{basis}': "
+                f"no {basis} for parcel {r.print_key_code}: the edit would be bad input",
+            },
+        )
+    if not unknown:
+        return out
+    extra = pd.DataFrame.from_dict(unknown, orient="index", columns=columns)
+    return pd.concat([out.drop(index=out.index.intersection(extra.index)), extra])
+
+
+def _village_parcels(scenario: Scenario, positions: IntArray) -> BoolArray:
+    """Which parcels (positions) belong to an existing village (§ 2-200).
+
+    A parcel whose roll record has a village SWIS code, or whose polygon
+    shares with a village polygon (``[territory] villages``) more than the
+    digitising noise the run sets aside, is part of a village.
+    """
+    b = scenario._base
+    inputs = b.inputs
+    roll = inputs.roll
+    swis = roll["swis_code"].astype("str")
+    village_keys = set(roll.loc[swis.map(_village_swis), PARCEL_KEY].astype("str"))
+    out = np.asarray(b.keys[positions].isin(village_keys), dtype=bool)
+    if inputs.villages is not None and len(positions):
+        geoms = b.geoms[positions]
+        near = shapely.intersects(geoms, inputs.villages) & ~out
+        for i in np.flatnonzero(near):
+            overlap = polygonal(shapely.intersection(geoms[i], inputs.villages))
+            out[i] = not real_village_overlap(overlap, inputs.working_crs).is_empty
+    return out
+
+
+def _village_swis(code: str) -> bool:
+    try:
+        return is_village_swis(code)
+    except ValueError:
+        return False
 
 
 def swing_parcels(
@@ -1286,8 +1435,16 @@ def swing_parcels(
         for the owner test) or ``delta_voters``, ``delta_signers`` (resident
         test), ``percent_after``, ``delta_percent``, ``flips`` (the test's
         pass/fail — for the owner test overall and in the parcel's part —
-        changes), ``checked`` (True: the row's figures come from applying the
-        edit, see below), sorted by ``flips`` then ``|delta_percent|``.
+        changes; NA: unknown), ``checked`` (True: the row's figures come from
+        applying the edit, see below), ``note`` (why a figure is missing,
+        else missing), sorted by ``flips`` then ``|delta_percent|``. The
+        dollars are on the scenario's value basis; a checked row whose edit
+        changes it (one town ↔ several: assessed ↔ full value) has
+        ``delta_value`` and ``delta_signer`` NaN, never a difference of
+        assessed and full dollars. A row whose value cannot be known (a blank
+        value on the roll, no equalization rate where full value is needed)
+        has no estimate: its figures are NaN, ``flips`` NA, and ``note`` names
+        the input.
 
     Notes
     -----
@@ -1297,6 +1454,10 @@ def swing_parcels(
     :math:`(S - f_i C_i)/(T - f_i V_i)`, including the rest gives
     :math:`(S + (1-f_i) C_i)/(T + (1-f_i) V_i)`. Parcels with an assessor's
     apportionment override are not candidates (the override wins over any line).
+    Parcels of an existing village (a village SWIS code on the roll, or a
+    polygon sharing more than digitising noise with ``[territory] villages``)
+    are no candidates for inclusion: the territory may include no part of a
+    village (§ 2-200), whatever the test says.
     Resident test: voters placed on the parcel with a counted status and the
     resident lines matched to them (counted when the parcel is in,
     ``outside_territory`` when out). These estimates rank the candidates; the
@@ -1315,8 +1476,14 @@ def swing_parcels(
     if ov is not None and len(ov):
         cand = cand[~b.keys[cand].isin(set(ov[PARCEL_KEY].astype("str")))]
     f = fr[cand]
+    # no part of an existing village may be taken in (§ 2-200): its parcels
+    # are candidates for exclusion only
+    village = _village_parcels(scenario, cand)
     rows = []
-    for action, sel, weight in (("exclude", f > 0, -f), ("include", f < 1, 1 - f)):
+    for action, sel, weight in (
+        ("exclude", f > 0, -f),
+        ("include", (f < 1) & ~village, 1 - f),
+    ):
         rows.append(
             pd.DataFrame(
                 {
@@ -1334,8 +1501,11 @@ def swing_parcels(
             raise ValueError("the owner test does not apply to this petition")
         vals = _owner_values(scenario, cand, full=ot["value_basis"] == "full")
         toggles = toggles.join(vals, on=PARCEL_KEY)
-        toggles["delta_value"] = toggles["weight"] * toggles["value"].fillna(0.0)
-        toggles["delta_signer"] = toggles["weight"] * toggles["signer"].fillna(0.0)
+        # a polygon without roll record adds nothing; a value that cannot be
+        # known (blank on the roll, no rate) leaves the row without estimate
+        no_value = toggles["note"].notna()
+        for col, src in (("delta_value", "value"), ("delta_signer", "signer")):
+            toggles[col] = toggles["weight"] * toggles[src].fillna(0.0).mask(no_value)
         full = ot["value_basis"] == "full"
         total, signer = float(ot["total_value"]), float(ot["signer_value"])
         parts = {
@@ -1367,14 +1537,17 @@ def swing_parcels(
         total, signer = float(rt["qualified_voters"]), float(rt["qualifying_signers"])
         parts = {}
         dv, ds = "delta_voters", "delta_signers"
+        toggles["note"] = pd.Series(None, index=toggles.index, dtype=object)
     toggles["_keys"] = [(k,) for k in toggles[PARCEL_KEY].astype("str")]
     if by == "block":
         toggles["block"] = toggles["label"].astype("str").map(_block)
         toggles = toggles.groupby(["block", "action"], as_index=False).agg(
             parcels=(PARCEL_KEY, "size"),
             _keys=(PARCEL_KEY, lambda s: tuple(str(k) for k in s)),
-            **{dv: (dv, "sum"), ds: (ds, "sum")},
+            # a parcel without estimate leaves its block without one
+            **{dv: (dv, _sum_all), ds: (ds, _sum_all)},
             **({"town_swis": ("town_swis", "first")} if test == "owner" else {}),
+            note=("note", _notes),
         )
     toggles = toggles.loc[(toggles[dv] != 0) | (toggles[ds] != 0)].copy()
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -1382,6 +1555,7 @@ def swing_parcels(
     now = 100.0 * signer / total if total else 0.0
     toggles["percent_after"] = after
     toggles["delta_percent"] = after - now
+    unknown = (toggles[dv].isna() | toggles[ds].isna()).to_numpy()
     if test == "owner":
         passes_now = bool(s["owner_test"]["passes"])
         part_ok = {k: 2 * sg - t > 1e-12 * t for k, (t, sg) in parts.items()}
@@ -1392,10 +1566,12 @@ def swing_parcels(
             others = all(v for k, v in part_ok.items() if k != str(r.town_swis))
             ok_all = 2 * (signer + getattr(r, ds)) - (total + getattr(r, dv)) > 1e-12 * total
             after_ok.append(bool(ok_all and (ok_part or len(parts) <= 1) and others))
-        toggles["flips"] = np.asarray(after_ok) != passes_now
+        flips = np.asarray(after_ok, dtype=bool) != passes_now
     else:
         req = float(s["resident_test"].get("required_percent", 20.0))
-        toggles["flips"] = (toggles["percent_after"] >= req) != bool(s["resident_test"]["passes"])
+        flips = ((toggles["percent_after"] >= req) != bool(s["resident_test"]["passes"])).to_numpy()
+    # whether the test flips is unknown where the figures are
+    toggles["flips"] = pd.Series(flips, index=toggles.index, dtype="boolean").mask(unknown)
     toggles["_abs"] = toggles["delta_percent"].abs()
     toggles = toggles.sort_values(["flips", "_abs"], ascending=[False, False], kind="stable")
     toggles = _checked(scenario, toggles, test=test, parts=parts, n=n, dv=dv)
@@ -1404,7 +1580,19 @@ def swing_parcels(
         ["flips", "checked", "_abs"], ascending=[False, False, False], kind="stable"
     )
     drop = ["_abs", "_keys", "weight", "value", "signer", "voters", "signers_in", "signers_out"]
-    return toggles.drop(columns=[c for c in drop if c in toggles]).head(n).reset_index(drop=True)
+    out = toggles.drop(columns=[c for c in drop if c in toggles]).head(n).reset_index(drop=True)
+    return out[[c for c in out.columns if c != "note"] + ["note"]]
+
+
+def _sum_all(values: pd.Series) -> float:
+    """The sum, NaN when any value is (not skipped)."""
+    return float(values.sum(skipna=False))
+
+
+def _notes(values: pd.Series) -> str | None:
+    """The distinct notes of a block's parcels, ``; ``-joined (None when none)."""
+    notes = dict.fromkeys(v for v in values if isinstance(v, str))
+    return "; ".join(notes) if notes else None
 
 
 def _checked(
@@ -1427,8 +1615,17 @@ def _checked(
     ``percent_after``, ``delta_percent``, ``flips`` and the deltas are then
     exact, and ``checked`` is True. The resident test counts distinct signers
     that way. Excluding every parcel leaves no territory: ``percent_after`` is
-    NaN and the test fails. An edit that makes the inputs bad (a blank value
-    now inside) keeps its estimate (``checked`` False).
+    NaN and the test fails.
+
+    An edit that changes the owner test's value basis (one town ↔ several:
+    assessed ↔ full value) has ``delta_value`` and ``delta_signer`` NaN:
+    dollars of the two bases are not subtracted (``percent_after`` and
+    ``flips`` compare like with like; ``note`` says so). An edit that makes
+    the inputs bad (a blank value now inside, a town without an equalization
+    rate now in a territory of several towns) cannot be assessed: for the
+    owner test ``percent_after``, ``delta_percent`` and the deltas are NaN and
+    ``flips`` is NA (unknown), for the resident test the estimate is kept;
+    ``checked`` is False and ``note`` gives the input error.
     """
     toggles = toggles.assign(checked=False)
     if toggles.empty:
@@ -1448,8 +1645,10 @@ def _checked(
     now = s[key]["percent"]
     now_f = float(now) if now is not None else 0.0
     passes_now = bool(s[key]["passes"])
+    basis_now = s[key].get("value_basis")
     after = toggles["percent_after"].to_numpy(dtype="float64").copy()
-    flips = toggles["flips"].to_numpy(dtype=bool).copy()
+    flips: list[Any] = list(toggles["flips"].astype("boolean"))
+    notes = toggles["note"].to_numpy(dtype=object).copy()
     # the deltas of the test's own figures, read off the edit too
     if test == "owner":
         figures = (("delta_value", "total_value"), ("delta_signer", "signer_value"))
@@ -1472,21 +1671,36 @@ def _checked(
             continue
         try:
             res = edit.results()[key]
-        except InputError:  # the edit makes the inputs invalid: left as estimated
+        except InputError as exc:  # the edit makes the inputs invalid
             pick[i] = False
+            notes[i] = f"the edit would be bad input: {exc.message}"
+            if test == "owner":  # no figure: an estimate could add unequalized dollars
+                after[i] = np.nan
+                flips[i] = pd.NA
+                for c, _ in figures:
+                    deltas[c][i] = np.nan
             continue
         pct = res["percent"]
         after[i] = float(pct) if pct is not None else np.nan
         flips[i] = bool(res["passes"]) != passes_now
         for c, figure in figures:
             deltas[c][i] = float(res[figure]) - float(s[key][figure])
+        if test == "owner" and res.get("value_basis") != basis_now:
+            # assessed dollars against full dollars: no change to state
+            for c, _ in figures:
+                deltas[c][i] = np.nan
+            notes[i] = (
+                f"value basis changed: {basis_now} -> {res.get('value_basis')} "
+                "(no dollar change between them)"
+            )
     out = toggles.copy()
     for c, values in deltas.items():
         out[c] = values if test == "owner" else values.astype("int64")
     out["percent_after"] = after
     out["delta_percent"] = after - now_f
-    out["flips"] = flips
+    out["flips"] = pd.Series(flips, index=out.index, dtype="boolean")
     out["checked"] = pick
+    out["note"] = notes
     return out
 
 

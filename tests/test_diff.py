@@ -371,3 +371,97 @@ def test_diff_tells_an_owner_count_changed_by_an_override(tmp_path: Path) -> Non
     counts = table[(table["change"] == "owners_changed") & (table["field"] == "owner_count")]
     assert counts[["print_key_code", "before", "after"]].values.tolist() == [["1.-1-2", "2", "3"]]
     assert "Owners changed: 1" in result.report()
+
+
+def _owner_summary(basis: str, total: float, signer: float) -> dict[str, object]:
+    return {
+        **_EMPTY_SUMMARY,
+        "owner_test": {
+            "applies": True,
+            "value_basis": basis,
+            "total_value": total,
+            "signer_value": signer,
+            "percent": 100.0 * signer / total,
+            "passes": 2 * signer > total,
+            "parts": [],
+        },
+    }
+
+
+def _no_parcels(name: str, summary: dict[str, object]) -> ResultSet:
+    parcels = pd.DataFrame(columns=["swis_code", "print_key_code", "owners", "assessed_value"])
+    sigs = pd.DataFrame(columns=["page", "line", "name", "status", "matched_to"])
+    return ResultSet(name, summary, parcels, sigs)
+
+
+def test_diff_states_a_change_of_value_basis_not_a_difference_of_dollars() -> None:
+    # two towns (full value: 2,220,000, signers 1,070,000) against one town
+    # (assessed value: 210,000, signers 110,000): dollars of two bases, no
+    # difference stated; the percent (48.1982 -> 52.3810) is compared
+    a = _no_parcels("two-towns", _owner_summary("full", 2_220_000.0, 1_070_000.0))
+    b = _no_parcels("one-town", _owner_summary("assessed", 210_000.0, 110_000.0))
+    d = diff_results(a, b)
+    t = d.tests
+    for label in ("owner test: total value", "owner test: signer value"):
+        assert pd.isna(t.loc[label, "change"])
+        assert t.loc[label, "note"] == "basis changed: full -> assessed"
+    # 100 x 110,000 / 210,000 - 100 x 1,070,000 / 2,220,000 = 52.3810 - 48.1982 = 4.1828
+    assert t.loc["owner test: percent", "change"] == pytest.approx(4.18275, abs=1e-5)
+    report = d.report()
+    assert (
+        "owner test: total value: 2,220,000.00 -> 210,000.00 (basis changed: full -> assessed)"
+        in report
+    )
+    assert "-2.01e+06" not in report
+    rows = d.changes.loc[d.changes["field"] == "owner test: total value"]
+    assert rows["related"].tolist() == ["basis changed: full -> assessed"]
+    # the same basis both times: the difference is stated (210,000 - 200,000 = +10,000)
+    same = diff_results(
+        _no_parcels("x", _owner_summary("assessed", 200_000.0, 110_000.0)),
+        _no_parcels("y", _owner_summary("assessed", 210_000.0, 110_000.0)),
+    )
+    assert same.tests.loc["owner test: total value", "change"] == pytest.approx(10_000.0)
+    assert same.tests.loc["owner test: total value", "note"] == ""
+
+
+def test_diff_lists_deficiencies_changed_under_an_equal_count_and_the_minimum() -> None:
+    # filed before and after 1 January 2024: 2 deficiencies each time, but
+    # owner_part_percent_not_met went and owner_basis_not_allowed came, and
+    # the population minimum went from 500 to 1,500 (+1,000)
+    def summary(codes: list[tuple[str, str]], minimum: int) -> dict[str, object]:
+        return {
+            **_EMPTY_SUMMARY,
+            "population": {"regular_inhabitants": 0, "minimum": minimum, "passes": False},
+            "deficiencies": [
+                {"code": c, "paragraph": p, "message": f"{c} message", "where": ""}
+                for c, p in codes
+            ],
+        }
+
+    common = ("population_below_minimum", "2-200")
+    a = summary([common, ("owner_part_percent_not_met", "2-202.1.a(2)")], 500)
+    b = summary([common, ("owner_basis_not_allowed", "2-202.1.a (as amended 2024)")], 1500)
+    d = diff_results(_no_parcels("2023", a), _no_parcels("2024", b))
+    c = d.changes
+    removed = c.loc[c["change"] == "deficiency_removed", ["field", "related", "before"]]
+    added = c.loc[c["change"] == "deficiency_added", ["field", "related", "after"]]
+    assert removed.values.tolist() == [
+        ["owner_part_percent_not_met", "2-202.1.a(2)", "owner_part_percent_not_met message"]
+    ]
+    assert added.values.tolist() == [
+        [
+            "owner_basis_not_allowed",
+            "2-202.1.a (as amended 2024)",
+            "owner_basis_not_allowed message",
+        ]
+    ]
+    assert d.tests.loc["deficiencies", "change"] == 0.0  # 2 -> 2
+    assert d.tests.loc["population: minimum", "change"] == 1000.0  # 1,500 - 500
+    minimum = c.loc[(c["change"] == "test") & (c["field"] == "population: minimum")]
+    assert minimum[["before", "after"]].values.tolist() == [[500, 1500]]
+    report = d.report()
+    assert "Deficiencies removed: 1\n  owner_part_percent_not_met (2-202.1.a(2))" in report
+    assert (
+        "Deficiencies added: 1\n  owner_basis_not_allowed (2-202.1.a (as amended 2024))" in report
+    )
+    assert "population: minimum: 500 -> 1500 (+1000)" in report

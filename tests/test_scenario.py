@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from pipeline import Scenario
 from pipeline.config import PolicySection
+from pipeline.errors import InputError
 from pipeline.frames import PAGE_COLUMNS, PARCEL_KEY, ROLL_COLUMNS, SIGNATURE_COLUMNS
 from pipeline.keys import parcel_key
 from pipeline.model import PetitionInputs, Town
@@ -495,3 +496,205 @@ def test_scenario_results_equal_the_run_on_new_paths(tmp_path: Path, edit: Any) 
     _close(sc.results(), sc.evaluate().summary)
     smaller = sc.remove_parcels(["104489:1.-1-1"])
     assert smaller.results() == smaller._assessment().summary
+
+
+# --------------------------------------------------------------------------- swing across towns
+#  Three 100 ft squares in a row, and two above the first two:
+#    V1 (0..100, 100..200)  W1 (100..200, 100..200)      village parcels (see below)
+#    A1 (0..100, 0..100)    A2 (100..200, 0..100)    B1 (200..300, 0..100)
+#  A1, A2, V1, W1 in town 104400 (rate 100), B1 in town 104600 (rate 50 unless
+#  told). Assessed values: A1 100,000 (John Smith signs), A2 100,000, B1 40,000,
+#  V1 and W1 10,000. V1's roll SWIS is the village code 104401; W1 lies inside
+#  the village polygon box(100, 100, 200, 200). Territory box(0, 0, 200, 100):
+#  one town, assessed basis: 100,000 of 200,000 = exactly 50 %, fails.
+
+
+def _row(swis: str, town: str, pk: str, number: str, value: float) -> dict[str, Any]:
+    row = _roll_row(
+        pk, number, "John" if pk == "1.-1-1" else "Ann", "Smith" if pk == "1.-1-1" else pk
+    )
+    row.update(
+        parcel_key=parcel_key(swis, pk),
+        swis_code=swis,
+        municipality_code=town,
+        assessment_total=value,
+        full_market_value=value,
+        town_taxable_value=value,
+    )
+    return row
+
+
+def _in_a_row(
+    b1_rate: float | None = 50.0, b1_value: float = 40_000.0, *, town_polygons: bool = False
+) -> Scenario:
+    parcels_spec = [
+        ("104489", "104400", "1.-1-1", "1", 100_000.0, shapely.box(0, 0, 100, 100)),
+        ("104489", "104400", "1.-1-2", "2", 100_000.0, shapely.box(100, 0, 200, 100)),
+        ("104689", "104600", "2.-1-1", "3", b1_value, shapely.box(200, 0, 300, 100)),
+        ("104401", "104400", "3.-1-1", "4", 10_000.0, shapely.box(0, 100, 100, 200)),
+        ("104489", "104400", "1.-1-3", "5", 10_000.0, shapely.box(100, 100, 200, 200)),
+    ]
+    roll = pd.DataFrame([_row(sw, t, pk, num, v) for sw, t, pk, num, v, _ in parcels_spec])
+    roll["source_row"] = np.arange(1, len(roll) + 1)
+    roll = roll.astype({"roll_year": "int64", "roll_section": "int64", "source_row": "int64"})
+    parcels = gpd.GeoDataFrame(
+        {
+            PARCEL_KEY: roll[PARCEL_KEY],
+            "swis": [p[0] for p in parcels_spec],
+            "print_key": [p[2] for p in parcels_spec],
+            "source_row": np.arange(1, len(roll) + 1),
+        },
+        geometry=[p[5] for p in parcels_spec],
+        crs="EPSG:2260",
+    )
+    pages = pd.DataFrame([{c: "" for c in PAGE_COLUMNS}]).assign(
+        page=1,
+        basis="owners",
+        witness_name="Ann Witness",
+        witness_address="5 Main St",
+        stated_signature_count=1,
+        sworn_on="2023-05-03",
+        source_row=1,
+    )
+    sigs = pd.DataFrame([{c: "" for c in SIGNATURE_COLUMNS}]).assign(
+        page=1,
+        line=1,
+        name="John Smith",
+        address="1 Main St",
+        town="T",
+        credited_assessed_value=np.nan,
+        source_row=1,
+    )
+    rate_source = "config" if b1_rate is not None else "none"
+    # town polygons, when asked: T x 0..200, U x 200..300, both y 0..200
+    t_box, u_box = shapely.box(0, 0, 200, 200), shapely.box(200, 0, 300, 200)
+    inputs = PetitionInputs(
+        name="In a row",
+        filed_on=dt.date(2023, 6, 1),
+        bases=("owners",),
+        regime="2-202-pre-2024",
+        working_crs="EPSG:2260",
+        territory=shapely.box(0, 0, 200, 100),
+        towns=(
+            Town("104400", "T", 2022, 100.0, "config", boundary=t_box if town_polygons else None),
+            Town(
+                "104600", "U", 2022, b1_rate, rate_source, boundary=u_box if town_polygons else None
+            ),
+        ),
+        roll=roll,
+        parcels=parcels,
+        pages=pages,
+        signatures=sigs,
+        villages=shapely.box(100, 100, 200, 200),
+    )
+    return Scenario.from_inputs(inputs, policy=PolicySection())
+
+
+def _swing_rows(sc: Scenario) -> pd.DataFrame:
+    return swing_parcels(sc, "owner", n=20).set_index(["label", "action"])
+
+
+def test_swing_states_no_dollars_across_a_change_of_value_basis() -> None:
+    sc = _in_a_row()
+    ot = sc.results()["owner_test"]
+    # one town: 100,000 of 200,000 assessed = exactly 50 %: fails
+    assert (ot["value_basis"], ot["percent"], ot["passes"]) == ("assessed", 50.0, False)
+    sw = _swing_rows(sc)
+    # including B1 brings a second town: full values. Town 104400: 200,000 /
+    # 1.00 = 200,000 (signers 100,000); B1: 40,000 / 0.50 = 80,000 (signers 0).
+    # Overall 100,000 / 280,000 = 35.714 %: still fails, no flip. The dollars
+    # before were assessed, after full: no difference is stated.
+    b1 = sw.loc[("104689:2.-1-1", "include")]
+    assert b1["percent_after"] == pytest.approx(100 * 100_000 / 280_000)
+    assert bool(b1["flips"]) is False and bool(b1["checked"]) is True
+    assert math.isnan(b1["delta_value"]) and math.isnan(b1["delta_signer"])
+    assert b1["note"] == "value basis changed: assessed -> full (no dollar change between them)"
+    # excluding A2 stays in one town (assessed): 100,000 of 100,000 = 100 %,
+    # a change of -100,000 dollars of value and 0 of signers' value
+    a2 = sw.loc[("104489:1.-1-2", "exclude")]
+    assert a2["percent_after"] == pytest.approx(100.0) and bool(a2["flips"]) is True
+    assert a2["delta_value"] == pytest.approx(-100_000.0)
+    assert a2["delta_signer"] == pytest.approx(0.0)
+    assert not isinstance(a2["note"], str)
+
+
+def test_swing_without_a_rate_for_the_new_town_gives_no_figure() -> None:
+    # town 104600 has no rate: the territory (town 104400 only) needs none, but
+    # including B1 would need full values of both towns: no percent, flips
+    # unknown, and the reason (not 100,000 / (200,000 + 40,000) = 41.7 %
+    # of unequalized dollars of two towns)
+    sc = _in_a_row(b1_rate=None)
+    assert sc.results()["owner_test"]["percent"] == pytest.approx(50.0)
+    b1 = _swing_rows(sc).loc[("104689:2.-1-1", "include")]
+    assert math.isnan(b1["percent_after"]) and math.isnan(b1["delta_percent"])
+    assert b1["flips"] is pd.NA and bool(b1["checked"]) is False
+    assert math.isnan(b1["delta_value"]) and math.isnan(b1["delta_signer"])
+    assert "no equalization rate for town 104600" in b1["note"]
+
+
+def test_swing_with_a_blank_value_near_the_territory_lists_the_rest() -> None:
+    # B1 (outside) has a blank assessment_total: the petition is valid, the
+    # swing table is made, and B1's row has no estimate and names the input
+    sc = _in_a_row(b1_value=math.nan)
+    sw = _swing_rows(sc)
+    b1 = sw.loc[("104689:2.-1-1", "include")]
+    assert math.isnan(b1["percent_after"]) and b1["flips"] is pd.NA
+    assert "row 3, column 'assessment_total'" in b1["note"]
+    assert "2.-1-1" in b1["note"]
+    # the others as before: excluding A2 gives 100,000 of 100,000 = 100 %
+    assert sw.loc[("104489:1.-1-2", "exclude"), "percent_after"] == pytest.approx(100.0)
+    blocks = swing_parcels(sc, "owner", by="block").set_index(["block", "action"])
+    assert blocks.loc[("104689:2.-1", "include"), "flips"] is pd.NA
+
+
+def test_swing_proposes_no_part_of_an_existing_village() -> None:
+    # V1 (roll SWIS 104401, a village) and W1 (inside the village polygon) are
+    # not offered for inclusion, though taking in V1 would give 100,000 of
+    # 210,000 = 47.6 % and W1 the same: a territory with part of a village is
+    # insufficient whatever the owner test says (§ 2-200)
+    sw = swing_parcels(_in_a_row(), "owner", n=20)
+    assert "104401:3.-1-1" not in set(sw["label"])
+    assert "104489:1.-1-3" not in set(sw["label"])
+    # the town parcels still are: A2 excluded, B1 included
+    assert {"104489:1.-1-2", "104689:2.-1-1"} <= set(sw["label"])
+
+
+def test_an_edit_leaving_the_towns_names_the_scenario_not_the_config_file() -> None:
+    from pipeline.scenario import AlternativeTerritoryError
+
+    sc = _in_a_row(town_polygons=True)
+    # box(0, 0, 200, 300): 60,000 sq ft, of which y 200..300 (20,000) lies in
+    # no town polygon: 20,000 / 60,000 = 33.33 %
+    tall = sc.with_boundary(shapely.box(0, 0, 200, 300), name="tall")
+    with pytest.raises(AlternativeTerritoryError) as err:
+        tall.results()
+    message = str(err.value)
+    assert message.startswith("scenario 'tall' (an edited territory")
+    assert "33.33% of the territory" in message
+    assert not message.startswith("[territory] boundary")
+    assert isinstance(err.value, InputError)  # still bad input (exit 2)
+
+
+def test_a_buffer_within_towns_stays_in_the_town_polygons() -> None:
+    sc = _in_a_row(town_polygons=True)
+    # box(0, 0, 200, 100) grown 50 ft: box(-50, -50, 250, 150), 300 x 200 =
+    # 60,000 sq ft, of which 60,000 - 250 x 150 = 22,500 (37.5 %, x < 0 or
+    # y < 0) is outside the towns: an error; within the towns it is
+    # box(0, 0, 250, 150) = 37,500
+    with pytest.raises(InputError):
+        sc.buffer(50.0).results()
+    grown = sc.buffer(50.0, within_towns=True, name="grown")
+    assert shapely.area(grown.territory) == pytest.approx(250 * 150, rel=1e-4)
+    ot = grown.results()["owner_test"]
+    # now in both towns (full value): A1 100,000 + A2 100,000 + half of B1
+    # (40,000 x 0.5 / 0.50 = 40,000) + half of V1 and W1 (10,000 x 0.5 each)
+    # = 250,000; John Smith's A1 100,000 -> 40 %
+    assert ot["value_basis"] == "full"
+    assert ot["total_value"] == pytest.approx(250_000.0, rel=1e-4)
+    assert ot["percent"] == pytest.approx(40.0, rel=1e-4)
+    # without town polygons nothing is cut
+    bare = _in_a_row()
+    assert bare.towns_area is None
+    assert shapely.area(bare.buffer(50.0, within_towns=True).territory) == pytest.approx(
+        300 * 200, rel=1e-4
+    )
