@@ -381,7 +381,8 @@ def _resolve_paths(raw: dict[str, Any], base: Path, file: Path) -> dict[str, Any
                     )
                     raise InputError(
                         file,
-                        "an empty path: name the file (relative to the config), or leave the key out",
+                        "an empty path: name the file (relative to the config), or leave "
+                        "the key out",
                         column=where,
                     )
                 if isinstance(table.get(k), str):
