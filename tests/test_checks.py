@@ -462,6 +462,62 @@ def test_designees_count_and_full_names() -> None:
     assert part["residing_in_territory"] == 1 and part["passes"] is False
 
 
+@pytest.mark.parametrize(
+    ("second", "address"),
+    [
+        ("Aaron Abbott", "10 Main St"),  # no middle name: one of the others
+        ("AARON ABBOTT", "10 Main St"),
+        ("Aaron Alfred Abbott", "10 Main St"),  # A is the initial of ALFRED
+        ("Abbott Aaron A", "10 Main St"),  # surname first, the roll's order
+        ("Aaron A. Abbott", "10 Main St Apt 1"),  # a unit beside none
+        ("Ron A. Abbott", "10 Main St"),  # RON is a nickname of AARON
+    ],
+)
+def test_a_designee_the_list_cannot_tell_from_another_is_one_person(
+    second: str, address: str
+) -> None:
+    # § 2-202.1.b(5), audit F1: Aaron A. Abbott of 10 Main St (inside), the same
+    # person written another way at the same parcel (inside), and Lydia L.
+    # Lockhart of 120 Main St (outside): two persons, one residing;
+    # 2 x 1 = 2, not > 2: no majority (listed as three, 2 of 3 would pass)
+    listed = [
+        {"name": "Aaron A. Abbott", "address": "10 Main St", "town": "Harlow"},
+        {"name": second, "address": address, "town": "Harlow"},
+        {"name": "Lydia L. Lockhart", "address": "120 Main St", "town": "Harlow"},
+    ]
+    homes = ["10 MAIN ST", "10 MAIN ST", "120 MAIN ST"]  # one parcel for both Aarons
+    part, defs = designees_check(listed, _placement([True, True, False], addresses=homes))
+    assert (part["count"], part["residing_in_territory"], part["passes"]) == (2, 1, False)
+    assert part["listed_twice"] == [second]
+    assert codes(defs) == ["designees_invalid"]
+
+
+def test_designees_of_one_home_whose_names_differ_are_two_persons() -> None:
+    # Aaron A. and Aaron B. Abbott of 10 Main St (other middle initials), and
+    # Paul and Paula Green of 20 Main St (a close spelling is no nickname): four
+    # persons, all inside; 2 x 4 = 8 > 4, but four designees are one too many
+    listed = [
+        {"name": "Aaron A. Abbott", "address": "10 Main St", "town": "Harlow"},
+        {"name": "Aaron B. Abbott", "address": "10 Main St", "town": "Harlow"},
+        {"name": "Paul Green", "address": "20 Main St", "town": "Harlow"},
+        {"name": "Paula Green", "address": "20 Main St", "town": "Harlow"},
+    ]
+    homes = ["10 MAIN ST", "10 MAIN ST", "20 MAIN ST", "20 MAIN ST"]
+    part, _ = designees_check(listed, _placement([True] * 4, addresses=homes))
+    assert (part["count"], part["residing_in_territory"], part["listed_twice"]) == (4, 4, [])
+    assert part["problems"] == ["4 designees (no more than three allowed)"]
+
+
+def test_a_designee_written_surname_first_has_a_full_name() -> None:
+    # "Abbott Aaron A" ends in a lone initial: read surname first (the roll's
+    # order, WALSH DAVID R), Aaron A. Abbott is a full name; 1 of 1 inside passes
+    part, defs = designees_check(
+        [{"name": "Abbott Aaron A", "address": "10 Main St", "town": "Harlow"}],
+        _placement([True]),
+    )
+    assert (part["passes"], part["problems"], defs) == (True, [], [])
+
+
 # --------------------------------------------------------------------------- pages / lines
 
 
@@ -679,8 +735,9 @@ def test_an_inhabitant_written_with_and_without_the_middle_initial_is_one_person
     # person (B is the initial of BETH; no middle name is one of them): 1 inside,
     # 2 duplicates. At 2 Oak St: "Pat A. Lee" and "Pat B. Lee" are two people;
     # "Pat Lee" is one of them (the count leans low): 2 inside, 1 duplicate. At 3
-    # Oak St "Child of J. Smith" and "Child of K. Smith" are two labels: 2 inside.
-    # Total 1 + 2 + 2 = 5, duplicates 2 + 1 = 3
+    # Oak St "Child of J. Smith" and "Child of K. Smith" may be one child of J.
+    # and K. Smith: the labels carry no number to tell two children apart, so one
+    # (1 inside, 1 duplicate). Total 1 + 2 + 1 = 4, duplicates 2 + 1 + 1 = 4
     names = ["Mary Smith", "Mary B. Smith", "Mary Beth Smith"]
     names += ["Pat A. Lee", "Pat B. Lee", "Pat Lee", "Child of J. Smith", "Child of K. Smith"]
     addresses = ["1 Oak St"] * 3 + ["2 Oak St"] * 3 + ["3 Oak St"] * 2
@@ -697,10 +754,10 @@ def test_an_inhabitant_written_with_and_without_the_middle_initial_is_one_person
         "inside",
         "duplicate",
         "inside",
-        "inside",
+        "duplicate",
     ]
     part, _ = population_check(inh, pl, regime=PRE, schedule=sched)
-    assert (part["regular_inhabitants"], part["duplicates"]) == (5, 3)
+    assert (part["regular_inhabitants"], part["duplicates"]) == (4, 4)
 
 
 def test_inhabitants_whose_middle_names_differ_in_full_are_two_people() -> None:
@@ -728,3 +785,126 @@ def test_inhabitants_whose_middle_names_differ_in_full_are_two_people() -> None:
         "inside",
         "duplicate",
     ]
+
+
+def _list_with(extra: list[tuple[str, str]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Aaron A. Abbott of 1 Oak St, Person 2 ... Person 499 of 2 ... 499 Oak St
+    (499 persons), and ``extra`` entries (name, address) on the parcel of 1 Oak St."""
+    names = ["Aaron A. Abbott"] + [f"Person {i}" for i in range(2, 500)]
+    written = ["1 Oak St"] + [f"{i} Oak St" for i in range(2, 500)]
+    homes = [a.upper() for a in written]
+    names += [n for n, _ in extra]
+    written += [a for _, a in extra]
+    homes += ["1 OAK ST"] * len(extra)
+    inh = pd.DataFrame(
+        {
+            "name": names,
+            "address": written,
+            "town": ["Harlow"] * len(names),
+            "source_row": range(1, len(names) + 1),
+        }
+    )
+    return inh, _placement([True] * len(names), addresses=homes)
+
+
+@pytest.mark.parametrize(
+    ("name", "address", "duplicates", "incomplete"),
+    [
+        ("A. Abbott", "1 Oak St", 1, 0),  # an initial for AARON
+        ("Abbott Aaron A", "1 Oak St", 1, 0),  # surname first, no comma
+        ("Abbott Aaron", "1 Oak St", 1, 0),  # two words, ABBOTT a surname of the home
+        ("Aaron A. Abbott", "1 Oak St Apt 1", 1, 0),  # a unit beside none
+        ("Aaron A. Abbott", "1 Oak St #1", 1, 0),
+        ("Ron A. Abbott", "1 Oak St", 1, 0),  # RON is a nickname of AARON
+        ("Aaron", "1 Oak St", 0, 1),  # a given name alone names no one: set aside
+        ("Abbott", "1 Oak St", 0, 1),  # a surname alone
+        ("Mr. Abbott", "1 Oak St", 0, 1),  # a title and a surname
+        ("Aaron A.", "1 Oak St", 0, 1),  # a word and an initial
+    ],
+)
+def test_an_entry_the_list_cannot_tell_from_another_does_not_make_500(
+    name: str, address: str, duplicates: int, incomplete: int
+) -> None:
+    # § 2-200, § 2-202.1.b(3), c(2), audit F3: 499 persons and an entry at
+    # Aaron A. Abbott's home that cannot be told from him (a duplicate) or
+    # names no one (set aside): 499 + 0 = 499 < 500, fails
+    inh, pl = _list_with([(name, address)])
+    part, defs = population_check(inh, pl, regime=PRE)
+    assert (part["regular_inhabitants"], part["passes"]) == (499, False)
+    assert (part["duplicates"], part["incomplete_names"]) == (duplicates, incomplete)
+    assert codes(defs) == ["population_below_minimum"]
+
+
+@pytest.mark.parametrize(
+    ("name", "address"),
+    [
+        ("Aaron B. Abbott", "1 Oak St"),  # another middle initial
+        ("Bella Abbott", "1 Oak St"),  # another given name
+        ("Abbott Bella", "1 Oak St"),  # the same, surname first
+        ("Aaron A. Abbott Jr.", "1 Oak St"),  # a son
+        ("Minor child 1", "1 Oak St"),  # a child
+    ],
+)
+def test_an_entry_the_list_tells_apart_makes_500(name: str, address: str) -> None:
+    # 499 persons and another person at Aaron A. Abbott's home: 499 + 1 = 500 >= 500
+    inh, pl = _list_with([(name, address)])
+    part, defs = population_check(inh, pl, regime=PRE)
+    assert (part["regular_inhabitants"], part["passes"], part["duplicates"]) == (500, True, 0)
+    assert defs == []
+
+
+def test_people_of_one_home_the_list_tells_apart_are_counted_each() -> None:
+    # at 1 Oak St: MARY A and MARY B SMITH (2); Paul and Paula Green, a close
+    # spelling, no nickname (2); William R. and Robert R. Brown, both called
+    # BILL but neither a nickname of the other (2). At 2 Oak St Apt 1 and Apt
+    # 2 (one parcel): Ann Lee of each (2), and "Ann Lee" without a unit is one
+    # of them (0). Inside 2 + 2 + 2 + 2 = 8, 1 duplicate
+    names = ["Mary A Smith", "Mary B Smith", "Paul Green", "Paula Green"]
+    names += ["William R. Brown", "Robert R. Brown", "Ann Lee", "Ann Lee", "Ann Lee"]
+    written = ["1 Oak St"] * 6 + ["2 Oak St Apt 1", "2 Oak St Apt 2", "2 Oak St"]
+    homes = ["1 OAK ST"] * 6 + ["2 OAK ST"] * 3
+    inh = pd.DataFrame(
+        {"name": names, "address": written, "town": ["K"] * 9, "source_row": range(1, 10)}
+    )
+    part, _ = population_check(inh, _placement([True] * 9, addresses=homes), regime=PRE)
+    assert (part["regular_inhabitants"], part["duplicates"]) == (8, 1)
+
+
+def test_anonymised_minors_of_one_home_are_told_apart_by_their_numbers() -> None:
+    # audit F3 (mi1, mi2): at 1 Oak St "Child of Aaron A. Abbott" and "Minor
+    # child 1" may be one child (1 inside); at 2 Oak St "Minor" and "Minor child
+    # 1" too (1); at 3 Oak St "Minor child 1" and "Minor child 2" are two, and
+    # "(minor)" one of them (2). Inside 1 + 1 + 2 = 4, duplicates 1 + 1 + 1 = 3
+    names = ["Child of Aaron A. Abbott", "Minor child 1", "Minor", "Minor child 1"]
+    names += ["Minor child 1", "Minor child 2", "(minor)"]
+    written = ["1 Oak St"] * 2 + ["2 Oak St"] * 2 + ["3 Oak St"] * 3
+    inh = pd.DataFrame(
+        {"name": names, "address": written, "town": ["K"] * 7, "source_row": range(1, 8)}
+    )
+    sched = inhabitant_schedule(inh, _placement([True] * 7, addresses=[a.upper() for a in written]))
+    assert sched["status"].tolist() == [
+        "inside",
+        "duplicate",
+        "inside",
+        "duplicate",
+        "inside",
+        "inside",
+        "duplicate",
+    ]
+    part, _ = population_check(inh, _placement([True] * 7), regime=PRE, schedule=sched)
+    assert (part["regular_inhabitants"], part["duplicates"], part["anonymised"]) == (4, 3, 4)
+
+
+def test_a_name_written_both_ways_round_is_one_person() -> None:
+    # "Abbott Aaron" and "Aaron Abbott" alone at 1 Oak St: either may be
+    # surname first; one person (1 inside, 1 duplicate)
+    inh = pd.DataFrame(
+        {
+            "name": ["Abbott Aaron", "Aaron Abbott"],
+            "address": ["1 Oak St"] * 2,
+            "town": ["K"] * 2,
+            "source_row": [1, 2],
+        }
+    )
+    sched = inhabitant_schedule(inh, _placement([True] * 2, addresses=["1 OAK ST"] * 2))
+    assert sched["status"].tolist() == ["inside", "duplicate"]

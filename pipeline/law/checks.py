@@ -32,6 +32,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Collection, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -43,6 +44,7 @@ from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.law.regimes import Regime
 from pipeline.people.names import (
     address_unit,
+    first_name_keys,
     given_names_alike,
     normalize_address_text,
     normalize_name,
@@ -315,56 +317,217 @@ def existing_village_check(
 # --------------------------------------------------------------------------- population
 
 
-def _person_key(name: str, *, middle: bool = True) -> str:
-    """A written name as its tokens in first-last order and its suffix.
+def _initial(word: str) -> bool:
+    """A lone letter (``"A"``), not a lone digit (``"Person 5"``)."""
+    return len(word) == 1 and word.isalpha()
 
-    ``middle=False``: the first and last tokens only (the middle names left to
-    :func:`_middle_initial`).
+
+@lru_cache(maxsize=200_000)
+def _name_order(name: str) -> tuple[tuple[str, ...], str]:
+    """A written name's words in first-last order, and its generational suffix.
+
+    :func:`pipeline.people.names.person_name_parts`, and a name of three words
+    or more that ends in a lone initial is read surname first, the roll's
+    order: ``"Abbott Aaron A"`` is Aaron A. Abbott, as ``WALSH DAVID R`` on a
+    roll is David R. Walsh.
     """
     tokens, suffix = person_name_parts(name)
-    if not middle and len(tokens) > 2:
-        tokens = (tokens[0], tokens[-1])
-    return " ".join(tokens) + "|" + suffix
+    if len(tokens) >= 3 and _initial(tokens[-1]) and not _initial(tokens[0]):
+        tokens = (*tokens[1:], tokens[0])
+    return tokens, suffix
 
 
-def _middle_keys(home: pd.DataFrame, keys: list[str]) -> pd.Series:
-    """Which person of one name in one home each entry is, by its middle name ``m``.
+#: How a written name identifies a person (:func:`_reading`).
+_Reading = tuple[str, str, str, str, str, str]
 
-    Within a group of ``keys`` (name without its middle, home, unit): middle
-    names written in full are one person when alike (ANN and ANNE, or a
-    nickname), else two (ALLEN, ALBERT); an initial is the person whose full
-    middle name it begins (the first, if several), else a person of its own;
-    an entry without a middle name is the group's first person. A group of one
-    entry keeps its own middle name.
+
+@lru_cache(maxsize=200_000)
+def _reading(name: str) -> _Reading:
+    """``(kind, family, given, middle, family_swapped, given_swapped)`` of a written name.
+
+    ``kind`` is ``"none"`` (no name), ``"label"`` (an anonymised entry:
+    ``given`` holds its numbers, ``"Minor child 2"`` -> ``"2"``),
+    ``"incomplete"`` (one word, or one word and an initial: ``"Aaron"``,
+    ``"Mr. Smith"``, ``"Jane Q."``: no surname and given name to tell who it
+    is) or ``"name"``: ``family`` is the surname and suffix, ``given`` the
+    first word (perhaps an initial), ``middle`` the first middle word (or
+    ``""``). A name of two words may be written surname first without a comma
+    (``"Abbott Aaron"``): its other reading is in the ``_swapped`` fields
+    (``""`` for other names).
     """
-    out = home["m"].astype(str).tolist()
-    several = home.duplicated(keys, keep=False).to_numpy(dtype=bool)
-    groups = home.loc[several].groupby(keys, sort=False).indices if several.any() else {}
-    rows = np.flatnonzero(several)
-
-    for positions in groups.values():
-        at = rows[positions]
-        mids = [out[i] for i in at]
-        fulls: list[str] = []  # one written form per person
-        for m in sorted({m for m in mids if len(m) > 1}):
-            if not any(given_names_alike(m, f) for f in fulls):
-                fulls.append(m)
-
-        def person(m: str, fulls: list[str] = fulls) -> str:
-            if len(m) > 1:
-                return next(f for f in fulls if given_names_alike(m, f))
-            return next((f for f in fulls if f[0] == m), m)
-
-        named = sorted({person(m) for m in mids if m})
-        for i, m in zip(at, mids, strict=True):
-            out[i] = person(m) if m else (named[0] if named else "")
-    return pd.Series(out, index=home.index, dtype=str)
+    norm = normalize_name(name)
+    if not norm:
+        return ("none", "", "", "", "", "")
+    if ANONYMISED_NAME.search(norm):
+        return ("label", "", " ".join(t for t in norm.split() if t.isdigit()), "", "", "")
+    tokens, suffix = _name_order(name)
+    if len(tokens) < 2 or _initial(tokens[-1]):
+        return ("incomplete", "", "", "", "", "")
+    middle = tokens[1] if len(tokens) > 2 else ""
+    swapped = len(tokens) == 2 and not _initial(tokens[0])
+    return (
+        "name",
+        f"{tokens[-1]}|{suffix}",
+        tokens[0],
+        middle,
+        f"{tokens[0]}|{suffix}" if swapped else "",
+        tokens[1] if swapped else "",
+    )
 
 
-def _middle_word(name: str) -> str:
-    """A written name's (first) middle name or initial (``""`` without one)."""
-    tokens, _ = person_name_parts(name)
-    return tokens[1] if len(tokens) > 2 else ""
+def _given_alike(a: str, b: str) -> bool:
+    """Whether two given names may be one person's: equal, an initial and a
+    name it begins, or one a nickname of the other on the matcher's list
+    (:func:`pipeline.people.names.first_name_keys`: RON and AARON, BILL and
+    WILLIAM). Two names that are only nicknames of a third (WILLIAM and
+    ROBERT, both BILL) are two people, and so is a close spelling (PAUL and
+    PAULA, MARIO and MARIA)."""
+    if a == b:
+        return True
+    if len(a) == 1 or len(b) == 1:
+        return a[:1] == b[:1]
+    return a in first_name_keys(b) or b in first_name_keys(a)
+
+
+def _middle_alike(a: str, b: str) -> bool:
+    """Whether two middle names may be one person's: either missing, an
+    initial and a name it begins, or one name (ANN and ANNE, a nickname)."""
+    if not a or not b or a == b:
+        return True
+    if len(a) == 1 or len(b) == 1:
+        return a[0] == b[0]
+    return given_names_alike(a, b)
+
+
+def _specific(word: str) -> int:
+    """2 for a word, 1 for an initial, 0 for nothing."""
+    return min(len(word), 2)
+
+
+def _cluster(entries: list[tuple[str, str, str]], *, label: bool) -> list[int]:
+    """Which person of one surname in one home each entry is.
+
+    ``entries`` are ``(given, middle, unit)``. The entries are taken the most
+    telling first (a given name before an initial, a middle name before an
+    initial before none, a unit before none, then in the order of their
+    words); each joins the first person it may be (:func:`_given_alike`,
+    :func:`_middle_alike`, the same unit or one of the two without one),
+    who takes on what it tells (a full name over an initial, a unit), else
+    is a person of its own. For anonymised labels (``label``) the given name
+    is the label's number: two numbers are two children, a label without one
+    is one of the others.
+    """
+    order = sorted(
+        range(len(entries)),
+        key=lambda i: (
+            -_specific(entries[i][0]),
+            -_specific(entries[i][1]),
+            entries[i][2] == "",
+            entries[i],
+            i,
+        ),
+    )
+    persons: list[list[str]] = []
+    out = [0] * len(entries)
+    for i in order:
+        given, middle, unit = entries[i]
+        for k, (g, m, u) in enumerate(persons):
+            if label:
+                same = not given or not g or given == g
+            else:
+                same = _given_alike(given, g) and _middle_alike(middle, m)
+            if same and (not unit or not u or unit == u):
+                if _specific(given) > _specific(g):
+                    persons[k][0] = given
+                if _specific(middle) > _specific(m):
+                    persons[k][1] = middle
+                persons[k][2] = u or unit
+                out[i] = k
+                break
+        else:
+            out[i] = len(persons)
+            persons.append([given, middle, unit])
+    return out
+
+
+def one_person_keys(names: pd.Series, homes: pd.Series, units: pd.Series) -> pd.Series:
+    """Which entries of a list are one person in one home: a key per entry.
+
+    The one rule of identity for the list of regular inhabitants and for the
+    designees: where the written entries cannot tell two people apart, they
+    are one (the count leans low).
+
+    Parameters
+    ----------
+    names
+        The names as written.
+    homes
+        Each entry's home: the parcel it is placed on, or unplaced the
+        normalised address and the town written.
+    units
+        Each entry's unit (:func:`pipeline.people.names.address_unit`,
+        ``""`` for none).
+
+    Returns
+    -------
+    pandas.Series
+        On the names' index: the person's key, equal for the entries of one
+        person; ``""`` for an entry that names no one (blank, or an
+        ``"incomplete"`` name of :func:`_reading`).
+
+    Notes
+    -----
+    Within one home, entries of one surname (and suffix) are one person when
+    their given names are alike (:func:`_given_alike`: equal, an initial,
+    a nickname pair), their middle names are (:func:`_middle_alike`: ALLEN and
+    ALBERT are two, A is the first of them, no middle name is one of the
+    others) and their units are (``Apt 1`` and ``Apt 2`` are two homes, an
+    entry without a unit is one of them); see :func:`_cluster`. A name of two
+    words alone of its surname in the home, whose words the other way round
+    give a surname found there, is read surname first (``"Abbott Aaron"``
+    beside ``"Aaron A. Abbott"``). Anonymised labels of one home are one
+    child unless their numbers differ (``"Minor child 1"`` and ``"Minor child
+    2"`` are two; ``"Minor"`` and ``"Child of J. Smith"`` are one of them).
+    """
+    index = names.index
+    codes, uniques = pd.factorize(names.astype(str).to_numpy())
+    table = np.asarray([_reading(str(n)) for n in uniques], dtype=object).reshape(-1, 6)
+    kind, family, given, middle, family2, given2 = (table[codes, j] for j in range(6))
+    home = homes.astype(str).to_numpy(dtype=object)
+    unit = units.astype(str).to_numpy(dtype=object)
+    named = kind == "name"
+    label = kind == "label"
+    counted = named | label
+    family = np.where(label, "#", family)  # no surname holds a '#'
+    group = home + "\x1f" + family
+    # a two-word name alone of its surname in the home, the other way round
+    # of a surname there: surname first (of two such, the later surname moves)
+    sizes = pd.Series(group[counted]).value_counts()
+    size = sizes.reindex(group).fillna(0).to_numpy()
+    other = home + "\x1f" + family2
+    can = named & (family2 != "") & (size == 1) & (sizes.reindex(other).fillna(0).to_numpy() > 0)
+    if can.any():
+        goes_to = pd.Series(other[can], index=group[can])
+        mutual = goes_to.reindex(other).to_numpy(dtype=object) == group
+        move = can & (~mutual | (family > family2))
+        family = np.where(move, family2, family)
+        given = np.where(move, given2, given)
+        middle = np.where(move, "", middle)
+        group = home + "\x1f" + family
+    keys = np.where(counted, group + "\x1f0", "")
+    several = counted & pd.Series(group).duplicated(keep=False).to_numpy()
+    if several.any():
+        rows = np.flatnonzero(several)
+        gcodes = pd.factorize(group[rows])[0]
+        order = np.argsort(gcodes, kind="stable")
+        bounds = np.flatnonzero(np.diff(gcodes[order])) + 1
+        giv, mid, uni, grp = (v[rows].tolist() for v in (given, middle, unit, group))
+        for positions in np.split(order, bounds):
+            at = positions.tolist()
+            who = _cluster([(giv[p], mid[p], uni[p]) for p in at], label=family[rows[at[0]]] == "#")
+            for p, k in zip(at, who, strict=True):
+                keys[rows[p]] = f"{grp[p]}\x1f{k}"
+    return pd.Series(keys, index=index, dtype=str)
 
 
 def inhabitant_identities(inhabitants: pd.DataFrame, placement: pd.DataFrame) -> pd.DataFrame:
@@ -388,8 +551,10 @@ def inhabitant_identities(inhabitants: pd.DataFrame, placement: pd.DataFrame) ->
     pandas.DataFrame
         On the inhabitants' index: ``name``, ``address``, ``name_norm``,
         ``address_norm``, ``anonymised`` (bool), ``parcel_key``, ``reason``,
-        ``town`` and ``status``: ``no_name``, ``duplicate``, ``unplaced`` or
-        ``""`` (placed: inside or outside, as the territory decides).
+        ``town`` and ``status``: ``no_name``, ``incomplete_name`` (one word,
+        or one word and an initial: no one is named), ``duplicate``,
+        ``unplaced`` or ``""`` (placed: inside or outside, as the territory
+        decides).
 
     Notes
     -----
@@ -398,21 +563,14 @@ def inhabitant_identities(inhabitants: pd.DataFrame, placement: pd.DataFrame) ->
     ``"Mary B. Smith"`` are one name) + dwelling: the parcel they are placed on
     (unplaced: the normalised address and the town written) and the unit
     (:func:`pipeline.people.names.address_unit`: ``Apt 1`` and ``Apt 2`` are two
-    homes); the second and later entries of one person are ``duplicate``.
+    homes), by :func:`one_person_keys`; the second and later entries of one
+    person are ``duplicate``.
     """
     name_norm = _text(inhabitants["name"]).map(normalize_name).astype(str)
     addr_norm = placement["address_norm"].reindex(inhabitants.index).fillna("").astype(str)
     placed = placement["placed"].reindex(inhabitants.index).fillna(False).astype(bool)
     no_name = name_norm == ""
-    # one person however the name is written: "Smith, Mary B" = "Mary B Smith",
-    # titles dropped, the suffix kept apart (names.person_name_parts)
     written = _text(inhabitants["name"])
-    uniques = written.unique().tolist()
-    # an anonymised label ("Child of J. Smith") is identified by all its words
-    labels = {n for n in uniques if re.search(ANONYMISED_NAME, normalize_name(n))}
-    base = written.map({n: _person_key(n, middle=n in labels) for n in uniques}).astype(str)
-    middle = written.map({n: "" if n in labels else _middle_word(n) for n in uniques})
-    middle = middle.astype(str)
     # the same person at the same dwelling: the parcel they are placed on (an
     # address such as "1 Main St" may be in two towns) or, unplaced, the
     # address and the town written; and the unit ("Apt 1", "Apt 2": two homes)
@@ -424,14 +582,17 @@ def inhabitant_identities(inhabitants: pd.DataFrame, placement: pd.DataFrame) ->
     )
     where = parcel.where(placed, addr_norm + "|" + town)
     unit = _text(inhabitants["address"]).map(address_unit).astype(str)
-    # middle names tell apart two people of one name in one home (MARY A and
-    # MARY B SMITH; JOHN ALLEN and JOHN ALBERT SMITH); an initial is the one
-    # full middle name it begins, and a name written without a middle name is
-    # one of the others: the count leans low (_middle_keys)
-    home = pd.DataFrame({"n": base, "w": where, "u": unit, "m": middle})
-    person = base + "|" + _middle_keys(home, ["n", "w", "u"])
-    dup = ~no_name & pd.DataFrame({"n": person, "w": where, "u": unit}).duplicated(keep="first")
-    status = np.select([no_name, dup, ~placed], ["no_name", "duplicate", "unplaced"], default="")
+    # one person however the name is written, where the list cannot tell two
+    # apart: the count leans low (one_person_keys); a name that names no one
+    # ("Aaron", "Mr. Smith") is set aside
+    person = one_person_keys(written, where, unit)
+    incomplete = ~no_name & (person == "")
+    dup = (person != "") & person.duplicated(keep="first")
+    status = np.select(
+        [no_name, incomplete, dup, ~placed],
+        ["no_name", "incomplete_name", "duplicate", "unplaced"],
+        default="",
+    )
     return pd.DataFrame(
         {
             "name": written,
@@ -479,19 +640,21 @@ def inhabitant_schedule(
         On the inhabitants' index: ``name``, ``address``, ``name_norm``,
         ``address_norm``, ``anonymised`` (bool), ``parcel_key``, ``fraction``,
         ``status`` (``inside``, ``outside``, ``duplicate``, ``unplaced``,
-        ``no_name``) and ``reason`` (why unplaced).
+        ``no_name``, ``incomplete_name``) and ``reason`` (why unplaced).
 
     Notes
     -----
     A person is identified by name and dwelling (:func:`inhabitant_identities`);
     the second and later entries of one person are ``duplicate``.
     Anonymised minors (``"Minor"``, ``"Minor child 1"``, ``"(minor)"``,
-    ``"Child of J. Smith"``) are persons like any other entry and
-    are identified the same way, by their label and address: ``"Minor child 1"``
-    and ``"Minor child 2"`` at one address are two children, while the same
-    label twice at one address is one child listed twice (number the labels to
-    list several children). A placed entry is ``inside`` when its placement is
-    (``inside``), else ``outside``.
+    ``"Child of J. Smith"``) are persons like any other entry, told apart in
+    one home only by the numbers of their labels: ``"Minor child 1"`` and
+    ``"Minor child 2"`` at one address are two children, while ``"Minor"``,
+    ``"Child of J. Smith"`` and ``"Child of K. Smith"`` there may be one child
+    (of J. and K. Smith) and are counted as one, with the first numbered
+    label if there is one (number the labels to list several children). A
+    placed entry is ``inside`` when its placement is (``inside``), else
+    ``outside``.
     """
     ids = identities
     if ids is None or not ids.index.equals(inhabitants.index):
@@ -542,7 +705,9 @@ def population_check(
     -------
     part : dict
         ``{"regular_inhabitants", "minimum", "passes", "outside", "duplicates",
-        "unplaced", "without_name", "anonymised"}``.
+        "unplaced", "without_name", "incomplete_names", "anonymised"}``
+        (``incomplete_names``: entries set aside because their words name no
+        one, such as ``"Aaron"`` or ``"Mr. Smith"``).
     deficiencies : list of dict
         ``population_below_minimum``; ``inhabitants_list_missing`` (c(2)) when
         the list has no entry (none was given); with a shortfall, ``inhabitants_unplaced`` when
@@ -609,6 +774,7 @@ def population_check(
         "duplicates": n("duplicate"),
         "unplaced": n("unplaced"),
         "without_name": n("no_name"),
+        "incomplete_names": n("incomplete_name"),
         "anonymised": int((sched["anonymised"] & (sched["status"] == "inside")).sum()),
     }
     return part, defs
@@ -618,8 +784,12 @@ def population_check(
 
 
 def _full_name(name: str) -> bool:
-    """A given name and a surname, each more than an initial (see :func:`designees_check`)."""
-    tokens, _ = person_name_parts(name)
+    """A given name and a surname, each more than an initial (see :func:`designees_check`).
+
+    The words are read as :func:`_name_order` reads them (``"Abbott Aaron A"``
+    is Aaron A. Abbott, a full name).
+    """
+    tokens, _ = _name_order(name)
     return len(tokens) >= 2 and len(tokens[-1]) > 1 and any(len(t) > 1 for t in tokens[:-1])
 
 
@@ -651,30 +821,43 @@ def designees_check(
     Q." and "J. Smith" are not full names; "J. Robert Smith" is). Majority:
     ``2 × residing > count``, so 2 of 3 and 1 of 1 pass, 1 of 2 fails. A
     designee whose address cannot be placed does not count as residing. A
-    person listed twice (the same name however written, in the same home: the
-    parcel placed on, or unplaced the address and town written, and the unit)
-    is one designee, counted once and named in ``listed_twice``; "Pat Lee" of
-    1 Elm St in two towns, or of Apt 1 and Apt 2, are two.
+    person listed twice is one designee, counted once and named in
+    ``listed_twice``: the same home (the parcel placed on, or unplaced the
+    address and town written) and entries that cannot be told apart, by the
+    rule of the list of inhabitants (:func:`one_person_keys`): "Aaron A.
+    Abbott", "Aaron Abbott", "Aaron Alfred Abbott", "Abbott, Aaron A." and
+    "Aaron A. Abbott, Apt 1" at one address are one; "Pat Lee" of 1 Elm St in
+    two towns, or of Apt 1 and Apt 2, are two.
     """
     # the law designates persons: one listed twice (however the name is
-    # written, in the same home) is one designee
-    seen: set[tuple[str, str, str]] = set()
-    persons: list[int] = []
-    repeated: list[str] = []
+    # written, in the same home) is one designee, by the rule of identity of
+    # the list of inhabitants (one_person_keys): where the list cannot tell
+    # two apart, they are one, so that the designees are never overstated
+    names = [str(d.get("name") or "").strip() for d in designees]
+    addresses = [str(d.get("address") or "") for d in designees]
+    homes = []
     for i, d in enumerate(designees):
-        name = str(d.get("name") or "").strip()
-        address = str(d.get("address") or "")
         placed = i in placement.index and bool(placement.at[i, "placed"])
-        home = (
+        homes.append(
             str(placement.at[i, PARCEL_KEY])
             if placed
-            else normalize_address_text(address) + "|" + str(d.get("town") or "").strip().upper()
+            else normalize_address_text(addresses[i])
+            + "|"
+            + str(d.get("town") or "").strip().upper()
         )
-        who = (_person_key(name), home, address_unit(address))
-        if name and who in seen:
-            repeated.append(name)
+    keys = one_person_keys(
+        pd.Series(names, dtype=str),
+        pd.Series(homes, dtype=str),
+        pd.Series([address_unit(a) for a in addresses], dtype=str),
+    ).tolist()
+    seen: set[str] = set()
+    persons: list[int] = []
+    repeated: list[str] = []
+    for i, key in enumerate(keys):
+        if key and key in seen:
+            repeated.append(names[i])
             continue
-        seen.add(who)
+        seen.add(key)
         persons.append(i)
     count = len(persons)
     problems: list[str] = []
