@@ -395,3 +395,20 @@ def test_layer_crs_is_the_crs_the_reader_will_use(tmp_path: Path) -> None:
     gpd.GeoDataFrame(geometry=[box(0, 0, 1, 1)], crs="EPSG:26918").to_file(gpkg, driver="GPKG")
     assert layer_crs(gpkg, crs="EPSG:2260") == "EPSG:26918"
     assert layer_crs(tmp_path / "missing.gpkg") is None
+
+
+@pytest.mark.parametrize("x", ["NaN", "1e300"])
+def test_a_vertex_without_a_usable_coordinate_is_bad_input(tmp_path: Path, x: str) -> None:
+    # vertex 3 of feature 1 has x = NaN (or 1e300): the polygon drawn is not known,
+    # so no repair can keep it (audit A5: dropped with a warning, before)
+    p = tmp_path / "territory.geojson"
+    ring = f"[[0, 0], [1000, 0], [{x}, 1000], [0, 1000], [0, 0]]"
+    p.write_text(
+        '{"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": '
+        '"urn:ogc:def:crs:EPSG::2260"}}, "features": [{"type": "Feature", "properties": {}, '
+        f'"geometry": {{"type": "Polygon", "coordinates": [{ring}]}}}}]}}'
+    )
+    with pytest.raises(InputError) as exc:
+        read_boundary(p, crs=None, working_crs="EPSG:2260", what="territory")
+    assert (exc.value.feature, exc.value.column) == (1, "geometry")
+    assert "vertex 3 has no usable coordinate" in exc.value.message

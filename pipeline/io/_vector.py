@@ -227,6 +227,10 @@ def _check_present(geoms: np.ndarray, path: str | Path, what: str) -> None:
             raise InputError(path, f"{what}: geometry is {problem}", feature=fid, column="geometry")
 
 
+#: No coordinate of any CRS used here comes near this (in its units).
+_FARTHEST = 1e12
+
+
 def _repair_polygons(
     geoms: np.ndarray, path: str | Path, what: str, notes: list[str]
 ) -> np.ndarray:
@@ -242,6 +246,21 @@ def _repair_polygons(
         raise InputError(
             path,
             f"{what}: a {name} where a polygon is expected (type id {kind})",
+            feature=i + 1,
+            column="geometry",
+        )
+    # a vertex without a usable coordinate (NaN, infinite, or absurdly far) is
+    # no boundary a repair could keep: the polygon drawn is not known
+    coords, owner = shapely.get_coordinates(geoms, return_index=True)
+    unusable = ~(np.abs(coords) < _FARTHEST).all(axis=1)  # NaN compares False
+    if unusable.any():
+        first = int(np.flatnonzero(unusable)[0])
+        i = int(owner[first])
+        vertex = first - int(np.flatnonzero(owner == i)[0]) + 1
+        x, y = (float(v) for v in coords[first])
+        raise InputError(
+            path,
+            f"{what}: vertex {vertex} has no usable coordinate ({x:g}, {y:g})",
             feature=i + 1,
             column="geometry",
         )
