@@ -1634,6 +1634,34 @@ def test_a_roll_keyed_by_the_town_code_joins_no_parcel_and_is_bad_input(tmp_path
     assert not (tmp_path / "r").exists()
 
 
+def test_a_roll_file_of_several_years_and_a_mistyped_year(tmp_path: Path) -> None:
+    # Harlow's one file holds its 2022 roll and its 2021 roll (the same two records,
+    # A1 at 90,000 in 2021): filed 2023-06-01 the 2022 records are used (A1 100,000)
+    # and the 2021 ones set aside with a note
+    root = tmp_path / "p"
+    config = make_petition(root)
+    roll = root / "roll-a.csv"
+    lines = roll.read_text().splitlines(keepends=True)
+    older = [
+        ln.replace("2022,", "2021,", 1).replace(",100000,100000", ",90000,90000")
+        for ln in lines[1:]
+    ]
+    roll.write_text("".join(lines + older))
+    summary = json.loads((run_ok(config, tmp_path / "r") / "summary.json").read_text())
+    parts = {p["swis"]: p for p in summary["owner_test"]["parts"]}
+    assert parts["104400"]["total_assessed"] == 150_000.0  # 100,000 + 50,000: the 2022 roll
+    assert any("2 records of other roll years set aside" in w for w in summary["warnings"])
+    # a roll of four 2022 records (A1, A2 and two more lots) where A2's year is
+    # mistyped 2021: 1 record against 4, fewer than half, is no roll of 2021 but
+    # a typo whose parcel would leave the roll used: exit 2 naming its row (2)
+    more = [lines[2].replace("1.-1-2,", f"1.-1-{k},") for k in (3, 4)]
+    typo = lines[2].replace("2022,", "2021,", 1)
+    roll.write_text("".join([lines[0], lines[1], typo, *more]))
+    proc = petition_run(str(config), "--out", str(tmp_path / "r2"))
+    assert proc.returncode == 2, proc.stderr
+    assert "row 2, column 'roll_year': roll year 2021 is on 1 record(s) only" in proc.stderr
+
+
 def _towns_sq_mi(summary: dict) -> dict[str, float]:
     return {t["swis"]: t["square_miles"] for t in summary["territory"]["towns"]}
 
