@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipeline.config import VOTER_STATUS_CODES
 from pipeline.errors import InputError
 from pipeline.frames import BOE_FIELDS_47, SOURCE_ROW, VOTER_COLUMNS
 from pipeline.io._common import csv_text_frame, read_bytes
@@ -70,7 +71,10 @@ def read_voters(path: str | Path) -> pd.DataFrame:
     InputError
         Missing or empty file, a file with no voter (a header alone), a row
         with another number of fields (row and count named), a header missing
-        a required field, a missing or repeated ``SBOEID``.
+        a required field, a missing or repeated ``SBOEID``, a ``STATUS`` that
+        is no Board of Elections status code (blank, ``ACTIVE`` written out, an
+        unknown word): such a voter cannot be counted in or out, so it is
+        refused rather than dropped from the denominator.
 
     Notes
     -----
@@ -130,4 +134,29 @@ def read_voters(path: str | Path) -> pd.DataFrame:
             row=int(out[SOURCE_ROW].iloc[pos]),
             column="SBOEID",
         )
+    _check_statuses(out, path)
     return out.loc[:, list(VOTER_COLUMNS)].reset_index(drop=True)
+
+
+def _check_statuses(voters: pd.DataFrame, path: str | Path) -> None:
+    """Raise for the first voter whose ``STATUS`` is no BOE status code.
+
+    The codes (:data:`pipeline.config.VOTER_STATUS_CODES`) are read in any
+    case (``a`` is ``A``): a status the policy does not count is known to be
+    out, but a word that is no code (``ACTIVE``, blank) cannot be classed,
+    and the resident test's denominator would lose the voter silently.
+    """
+    status = voters["STATUS"].str.upper()
+    bad = ~status.isin(VOTER_STATUS_CODES)
+    if not bad.any():
+        return
+    pos = int(np.flatnonzero(bad.to_numpy())[0])
+    value = str(voters["STATUS"].iloc[pos])
+    written = f"status {value!r}" if value else "a blank status"
+    raise InputError(
+        path,
+        f"{written} is no Board of Elections voter status code (accepted, in any case: "
+        f"{', '.join(VOTER_STATUS_CODES)})",
+        row=int(voters[SOURCE_ROW].iloc[pos]),
+        column="STATUS",
+    )
