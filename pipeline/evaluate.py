@@ -82,6 +82,7 @@ from pipeline.people.review import (
 )
 from pipeline.people.voters import (
     VoterTowns,
+    counted_status,
     match_resident_lines,
     resident_decisions_not_applied,
     resident_test,
@@ -1982,7 +1983,10 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
         warnings=assessment.warnings,
         review=with_unlisted_lines(review, signatures, prepared.signatures),
         unplaced_voters=_unplaced_voters(
-            inputs.voters, prepared.voter_place, statuses=prepared.policy.voter_statuses
+            inputs.voters,
+            prepared.voter_place,
+            statuses=prepared.policy.voter_statuses,
+            filed_on=inputs.filed_on,
         ),
     )
 
@@ -2004,21 +2008,23 @@ def _unplaced_voters(
     placement: pd.DataFrame | None,
     *,
     statuses: Collection[str],
+    filed_on: dt.date | None = None,
 ) -> pd.DataFrame | None:
     """The voters whose residence address names no parcel, or several (rules § 3).
 
-    Only voters of a status the policy counts (``statuses``): a purged or
-    pre-registered voter counts nowhere, so a review of where they live needs
-    no list of them (personal data kept out of the results). Voters the board
-    records in a town not of the petition are left out too (placement reason
+    Only voters of a status the policy counts (``statuses``) as of ``filed_on``
+    (:func:`~pipeline.people.voters.counted_status`): a purged or
+    pre-registered voter, or one registered after the filing, counts nowhere,
+    so a review of where they live needs no list of them (personal data kept
+    out of the results). Voters the board records in a town not of the
+    petition are left out too (placement reason
     ``other_town``; counted in the resident test's ``voters_other_towns``).
     """
     if voters is None or placement is None:
         return None
     unplaced = ~placement["placed"].reindex(voters.index).fillna(False).astype(bool)
     if "STATUS" in voters:
-        counted = {str(s).strip().upper() for s in statuses}
-        unplaced &= voters["STATUS"].astype("str").str.strip().str.upper().isin(counted)
+        unplaced &= counted_status(voters, statuses=statuses, filed_on=filed_on)
     # a voter of another town (TOWNCITY) is no resident of the territory: not listed
     unplaced &= placement["reason"].reindex(voters.index).astype("str") != REASON_OTHER_TOWN
     rows = voters.loc[unplaced]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 
 import numpy as np
@@ -228,6 +229,16 @@ def test_unplaced_voters_listed_with_their_reason() -> None:
     # a policy counting purged voters lists them too
     listed = _unplaced_voters(voters, place, statuses=(*DEFAULT_VOTER_STATUSES, "P"))
     assert listed is not None and listed["SBOEID"].tolist() == ["NY2", "NY3", "NY4"]
+    # F4, as of the filing date 2023-06-01: BOB (NY2) registered 2023-07-15 was
+    # no voter then (not listed); DI (NY4, P) purged 2023-09-01 was (listed)
+    dated = voters.assign(
+        REGDATE=["", "2023-07-15", "", "", ""], PURGE_DATE=["", "", "", "2023-09-01", ""]
+    )
+    listed = _unplaced_voters(
+        dated, place, statuses=DEFAULT_VOTER_STATUSES, filed_on=dt.date(2023, 6, 1)
+    )
+    assert listed is not None and listed["SBOEID"].tolist() == ["NY3", "NY4"]
+    assert listed["STATUS"].tolist() == ["I", "P"]  # the status as the file writes it
 
 
 def test_a_person_at_a_record_without_polygon_cannot_be_placed() -> None:
