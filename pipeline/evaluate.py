@@ -67,6 +67,7 @@ from pipeline.people.matching import owner_matcher, roll_lookups
 from pipeline.people.owners import owner_quality, parse_owners
 from pipeline.people.placement import (
     REASON_OTHER_TOWN,
+    hold_to_places,
     hold_to_towns,
     place_addresses,
     situs_addresses,
@@ -370,19 +371,30 @@ def prepare(
         threshold = policy.straddle_voter_threshold
 
         town_names = {t.swis: t.name for t in inputs.towns}
+        # the roll's addresses for matching, and the places local to the towns
+        # (their post offices), which placement holds people to as well
+        lookups = roll_lookups(
+            inputs.roll, situs_norm=situs_norm, places={t.name: t.swis for t in inputs.towns}
+        )
 
         def column(frame: pd.DataFrame, name: str) -> pd.Series:
             return frame[name] if name in frame else pd.Series("", index=frame.index, dtype="str")
 
-        def place(addresses: pd.Series, towns: pd.Series) -> pd.DataFrame:
+        def place(
+            addresses: pd.Series, towns: pd.Series, cities: pd.Series | None = None
+        ) -> pd.DataFrame:
             # the person's town (when it names a town of the petition) decides
-            # between parcels of one address in several towns
-            return place_addresses(
+            # between parcels of one address in several towns; a town or city
+            # that is no place of the towns (10 Main St, Albany) is another home
+            placed = place_addresses(
                 addresses,
                 situs=situs,
                 fractions=nowhere,
                 threshold=threshold,
                 towns=town_codes(towns, town_names),
+            )
+            return hold_to_places(
+                placed, towns if cities is None else cities, towns=town_names, local=lookups.local
             )
 
         voters = inputs.voters
@@ -396,8 +408,14 @@ def prepare(
             towncity = column(voters, "TOWNCITY")
             board_town = town_codes(towncity, town_names)
             named = board_town != ""
+            # the postal city is held to the towns' places only where the
+            # board records no town (a TOWNCITY of another town: hold_to_towns)
+            rcity = column(voters, "RCITY")
+            no_town = towncity.fillna("").astype(str).str.strip() == ""
             voter_place = place(
-                voter_addresses(voters), towncity.where(named, column(voters, "RCITY"))
+                voter_addresses(voters),
+                towncity.where(named, rcity),
+                rcity.where(no_town, ""),
             )
             # each voter's town: the board's (TOWNCITY), else the roll's of the
             # parcel the voter is placed on
@@ -437,9 +455,6 @@ def prepare(
         if inhabitant_place is not None:
             inhabitant_place = unplace_unmapped(inhabitant_place, mapped)
         designee_place = unplace_unmapped(designee_place, mapped)
-        lookups = roll_lookups(
-            inputs.roll, situs_norm=situs_norm, places={t.name: t.swis for t in inputs.towns}
-        )
     except BaseException:
         if pending is not None:
             pending.result()  # the owners' error, when there is one, comes first

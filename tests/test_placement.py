@@ -315,3 +315,52 @@ def test_unit_designators(written: str, key: str, unit: str) -> None:
     from pipeline.people.names import address_unit, normalize_address_text
 
     assert (normalize_address_text(written), address_unit(written)) == (key, unit)
+
+
+def test_a_city_that_is_no_place_of_the_towns_is_another_home() -> None:
+    # F10. The roll: 12 Oak St, owner living there, post office VALATIE (a
+    # hamlet's post office of the town); 14 Oak St, owner mailing from 9 Elm St,
+    # ALBANY (an owner away: Albany is learned as no local place). The towns of
+    # the petition: Harlow (104400). Local = {HARLOW, VALATIE, ""}.
+    from pipeline.people.matching import roll_lookups
+    from pipeline.people.placement import REASON_OTHER_CITY, hold_to_places
+
+    roll = pd.DataFrame(
+        {
+            "parcel_key": ["104489|1", "104489|2"],
+            "parcel_address_number": ["12", "14"],
+            "parcel_address_street": ["Oak", "Oak"],
+            "parcel_address_suff": ["St", "St"],
+            "mailing_address_number": ["12", "9"],
+            "mailing_address_street": ["Oak", "Elm"],
+            "mailing_address_suff": ["St", "St"],
+            "mailing_address_city": ["Valatie", "Albany"],
+        }
+    )
+    local = roll_lookups(roll, places={"Harlow": "104400"}).local
+    assert local == frozenset({"HARLOW", "VALATIE", ""})
+    places = pd.Series(
+        ["Albany", "", "Harlow", "Town of Harlow", "Valatie, NY 12184", "ALBANY NY 12203", "X"]
+    )
+    addresses = pd.Series(["12 Oak St"] * 6 + ["99 Nowhere Rd"])
+    placed = place_addresses(addresses, situs=situs_addresses(roll), fractions=_fractions())
+    held = hold_to_places(placed, places, towns={"104400": "Harlow"}, local=local)
+    # Albany (twice written) is unplaced; blank, the town (as written two ways)
+    # and its post office stay on 12 Oak St; 99 Nowhere Rd was on no parcel and
+    # keeps its reason
+    assert held["reason"].tolist() == [
+        REASON_OTHER_CITY,
+        "",
+        "",
+        "",
+        "",
+        REASON_OTHER_CITY,
+        "no_match",
+    ]
+    assert held["placed"].tolist() == [False, True, True, True, True, False, False]
+    assert not held.loc[[0, 5], "inside"].any() and held.loc[[0, 5], "parcel_key"].eq("").all()
+    # a roll naming no post office of a home (no owner living on a parcel, or
+    # no mailing city): a city written cannot be told away; nothing unplaced
+    away_only = roll.assign(mailing_address_number=["7", "9"])
+    assert roll_lookups(away_only, places={"Harlow": "104400"}).local is None
+    assert hold_to_places(placed, places, towns={"104400": "Harlow"}, local=None) is placed

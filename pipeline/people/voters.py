@@ -61,6 +61,7 @@ from pipeline.people.names import (
     spouse_style_title,
 )
 from pipeline.people.placement import (
+    REASON_OTHER_CITY,
     REASON_OTHER_TOWN,
     REASON_TOWN_DIFFERS,
     normalize_addresses,
@@ -867,6 +868,8 @@ def _examine_lines(
     v_other.loc[rows.index] = (reason_of.loc[rows.to_numpy()] == REASON_OTHER_TOWN).to_numpy()
     v_differs = pd.Series(False, index=res.index)
     v_differs.loc[rows.index] = (reason_of.loc[rows.to_numpy()] == REASON_TOWN_DIFFERS).to_numpy()
+    v_city = pd.Series(False, index=res.index)
+    v_city.loc[rows.index] = (reason_of.loc[rows.to_numpy()] == REASON_OTHER_CITY).to_numpy()
     sboeid = pd.Series("", index=res.index, dtype=str)
     sboeid.loc[rows.index] = _col(voters, "SBOEID").loc[rows.to_numpy()].to_numpy()
 
@@ -904,6 +907,11 @@ def _examine_lines(
     note = note.where(
         ~(v_other & (status_s == "outside_territory")),
         "the voter file records the voter in a town that is not one of the petition's (TOWNCITY)",
+    )
+    note = note.where(
+        ~(v_city & (status_s == "needs_review")),
+        "the voter's residence city (RCITY) is neither a town of the petition nor a post "
+        "office of its homes: the same street address may be in another city; review",
     )
     note = note.where(
         ~(v_differs & (status_s == "needs_review")),
