@@ -67,6 +67,7 @@ from pipeline.people.matching import owner_matcher, roll_lookups
 from pipeline.people.owners import owner_quality, parse_owners
 from pipeline.people.placement import (
     REASON_OTHER_TOWN,
+    hold_to_places,
     hold_to_towns,
     place_addresses,
     situs_addresses,
@@ -82,6 +83,7 @@ from pipeline.people.review import (
 )
 from pipeline.people.voters import (
     VoterTowns,
+    counted_status,
     match_resident_lines,
     resident_decisions_not_applied,
     resident_test,
@@ -371,19 +373,30 @@ def prepare(
         threshold = policy.straddle_voter_threshold
 
         town_names = {t.swis: t.name for t in inputs.towns}
+        # the roll's addresses for matching, and the places local to the towns
+        # (their post offices), which placement holds people to as well
+        lookups = roll_lookups(
+            inputs.roll, situs_norm=situs_norm, places={t.name: t.swis for t in inputs.towns}
+        )
 
         def column(frame: pd.DataFrame, name: str) -> pd.Series:
             return frame[name] if name in frame else pd.Series("", index=frame.index, dtype="str")
 
-        def place(addresses: pd.Series, towns: pd.Series) -> pd.DataFrame:
+        def place(
+            addresses: pd.Series, towns: pd.Series, cities: pd.Series | None = None
+        ) -> pd.DataFrame:
             # the person's town (when it names a town of the petition) decides
-            # between parcels of one address in several towns
-            return place_addresses(
+            # between parcels of one address in several towns; a town or city
+            # that is no place of the towns (10 Main St, Albany) is another home
+            placed = place_addresses(
                 addresses,
                 situs=situs,
                 fractions=nowhere,
                 threshold=threshold,
                 towns=town_codes(towns, town_names),
+            )
+            return hold_to_places(
+                placed, towns if cities is None else cities, towns=town_names, local=lookups.local
             )
 
         voters = inputs.voters
@@ -397,8 +410,14 @@ def prepare(
             towncity = column(voters, "TOWNCITY")
             board_town = town_codes(towncity, town_names)
             named = board_town != ""
+            # the postal city is held to the towns' places only where the
+            # board records no town (a TOWNCITY of another town: hold_to_towns)
+            rcity = column(voters, "RCITY")
+            no_town = towncity.fillna("").astype(str).str.strip() == ""
             voter_place = place(
-                voter_addresses(voters), towncity.where(named, column(voters, "RCITY"))
+                voter_addresses(voters),
+                towncity.where(named, rcity),
+                rcity.where(no_town, ""),
             )
             # each voter's town: the board's (TOWNCITY), else the roll's of the
             # parcel the voter is placed on
@@ -438,9 +457,6 @@ def prepare(
         if inhabitant_place is not None:
             inhabitant_place = unplace_unmapped(inhabitant_place, mapped)
         designee_place = unplace_unmapped(designee_place, mapped)
-        lookups = roll_lookups(
-            inputs.roll, situs_norm=situs_norm, places={t.name: t.swis for t in inputs.towns}
-        )
     except BaseException:
         if pending is not None:
             pending.result()  # the owners' error, when there is one, comes first
@@ -2016,7 +2032,10 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
             regime=prepared.regime.name
         ),
         unplaced_voters=_unplaced_voters(
-            inputs.voters, prepared.voter_place, statuses=prepared.policy.voter_statuses
+            inputs.voters,
+            prepared.voter_place,
+            statuses=prepared.policy.voter_statuses,
+            filed_on=inputs.filed_on,
         ),
     )
 
@@ -2038,21 +2057,23 @@ def _unplaced_voters(
     placement: pd.DataFrame | None,
     *,
     statuses: Collection[str],
+    filed_on: dt.date | None = None,
 ) -> pd.DataFrame | None:
     """The voters whose residence address names no parcel, or several (rules § 3).
 
-    Only voters of a status the policy counts (``statuses``): a purged or
-    pre-registered voter counts nowhere, so a review of where they live needs
-    no list of them (personal data kept out of the results). Voters the board
-    records in a town not of the petition are left out too (placement reason
+    Only voters of a status the policy counts (``statuses``) as of ``filed_on``
+    (:func:`~pipeline.people.voters.counted_status`): a purged or
+    pre-registered voter, or one registered after the filing, counts nowhere,
+    so a review of where they live needs no list of them (personal data kept
+    out of the results). Voters the board records in a town not of the
+    petition are left out too (placement reason
     ``other_town``; counted in the resident test's ``voters_other_towns``).
     """
     if voters is None or placement is None:
         return None
     unplaced = ~placement["placed"].reindex(voters.index).fillna(False).astype(bool)
     if "STATUS" in voters:
-        counted = {str(s).strip().upper() for s in statuses}
-        unplaced &= voters["STATUS"].astype("str").str.strip().str.upper().isin(counted)
+        unplaced &= counted_status(voters, statuses=statuses, filed_on=filed_on)
     # a voter of another town (TOWNCITY) is no resident of the territory: not listed
     unplaced &= placement["reason"].reindex(voters.index).astype("str") != REASON_OTHER_TOWN
     rows = voters.loc[unplaced]

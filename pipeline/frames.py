@@ -108,6 +108,11 @@ VOTER_COLUMNS: tuple[str, ...] = (
     "TOWNCITY",
     "ED",
     "STATUS",
+    # dates as ISO text ("2023-07-15", "" when blank): the status as of the
+    # filing date is read from them; kept internal, never written to a result
+    "REGDATE",
+    "INACT_DATE",
+    "PURGE_DATE",
     SOURCE_ROW,
 )
 

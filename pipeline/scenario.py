@@ -86,7 +86,7 @@ from pipeline.keys import is_village_swis
 from pipeline.law.checks import designees_check, inhabitant_schedule, population_check
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.model import PetitionInputs
-from pipeline.people.voters import resident_test, unplaced_voters_warning
+from pipeline.people.voters import counted_status, resident_test, unplaced_voters_warning
 from pipeline.tools.numbers import percent_text
 from pipeline.tools.shapes import made_valid
 from pipeline.valuation import (
@@ -353,8 +353,10 @@ class _Base:
         rdefs0: list[Deficiency] = []
         if inputs.voters is not None and prep.voter_place is not None:
             vp = prep.voter_place  # placed nowhere: every voter outside
-            status = inputs.voters["STATUS"].astype("str").str.strip().str.upper()
-            ok = status.isin({str(x).strip().upper() for x in policy.voter_statuses})
+            # the status as of the filing date, as resident_test counts it
+            ok = counted_status(
+                inputs.voters, statuses=policy.voter_statuses, filed_on=inputs.filed_on
+            )
             qual = (ok & vp["placed"]).to_numpy()
             voters = _People.of(vp.loc[qual, PARCEL_KEY], keys, override_fraction)
             resident0, rlines, rdefs0 = resident_test(
@@ -1728,8 +1730,7 @@ def _resident_counts(scenario: Scenario) -> pd.DataFrame:
     voters = b.inputs.voters
     if vp is None or voters is None:
         return pd.DataFrame(columns=["voters", "signers_in", "signers_out"])
-    status = voters["STATUS"].astype("str").str.strip().str.upper()
-    ok = status.isin({str(x).strip().upper() for x in b.policy.voter_statuses})
+    ok = counted_status(voters, statuses=b.policy.voter_statuses, filed_on=b.inputs.filed_on)
     placed = vp["placed"] & ok
     per = vp.loc[placed].groupby(PARCEL_KEY).size().rename("voters")
     lines = scenario.resident_lines()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 
 import numpy as np
@@ -228,6 +229,16 @@ def test_unplaced_voters_listed_with_their_reason() -> None:
     # a policy counting purged voters lists them too
     listed = _unplaced_voters(voters, place, statuses=(*DEFAULT_VOTER_STATUSES, "P"))
     assert listed is not None and listed["SBOEID"].tolist() == ["NY2", "NY3", "NY4"]
+    # F4, as of the filing date 2023-06-01: BOB (NY2) registered 2023-07-15 was
+    # no voter then (not listed); DI (NY4, P) purged 2023-09-01 was (listed)
+    dated = voters.assign(
+        REGDATE=["", "2023-07-15", "", "", ""], PURGE_DATE=["", "", "", "2023-09-01", ""]
+    )
+    listed = _unplaced_voters(
+        dated, place, statuses=DEFAULT_VOTER_STATUSES, filed_on=dt.date(2023, 6, 1)
+    )
+    assert listed is not None and listed["SBOEID"].tolist() == ["NY3", "NY4"]
+    assert listed["STATUS"].tolist() == ["I", "P"]  # the status as the file writes it
 
 
 def test_a_person_at_a_record_without_polygon_cannot_be_placed() -> None:
@@ -321,3 +332,52 @@ def test_a_fraction_a_hair_under_the_threshold_from_reprojection_is_at_it() -> N
     )
     moved = relocate(p, pd.Series({"104489|1": 0.4999, "104489|2": 0.4999999999871943}), 0.5)
     assert moved["inside"].tolist() == [True, False]
+
+
+def test_a_city_that_is_no_place_of_the_towns_is_another_home() -> None:
+    # F10. The roll: 12 Oak St, owner living there, post office VALATIE (a
+    # hamlet's post office of the town); 14 Oak St, owner mailing from 9 Elm St,
+    # ALBANY (an owner away: Albany is learned as no local place). The towns of
+    # the petition: Harlow (104400). Local = {HARLOW, VALATIE, ""}.
+    from pipeline.people.matching import roll_lookups
+    from pipeline.people.placement import REASON_OTHER_CITY, hold_to_places
+
+    roll = pd.DataFrame(
+        {
+            "parcel_key": ["104489|1", "104489|2"],
+            "parcel_address_number": ["12", "14"],
+            "parcel_address_street": ["Oak", "Oak"],
+            "parcel_address_suff": ["St", "St"],
+            "mailing_address_number": ["12", "9"],
+            "mailing_address_street": ["Oak", "Elm"],
+            "mailing_address_suff": ["St", "St"],
+            "mailing_address_city": ["Valatie", "Albany"],
+        }
+    )
+    local = roll_lookups(roll, places={"Harlow": "104400"}).local
+    assert local == frozenset({"HARLOW", "VALATIE", ""})
+    places = pd.Series(
+        ["Albany", "", "Harlow", "Town of Harlow", "Valatie, NY 12184", "ALBANY NY 12203", "X"]
+    )
+    addresses = pd.Series(["12 Oak St"] * 6 + ["99 Nowhere Rd"])
+    placed = place_addresses(addresses, situs=situs_addresses(roll), fractions=_fractions())
+    held = hold_to_places(placed, places, towns={"104400": "Harlow"}, local=local)
+    # Albany (twice written) is unplaced; blank, the town (as written two ways)
+    # and its post office stay on 12 Oak St; 99 Nowhere Rd was on no parcel and
+    # keeps its reason
+    assert held["reason"].tolist() == [
+        REASON_OTHER_CITY,
+        "",
+        "",
+        "",
+        "",
+        REASON_OTHER_CITY,
+        "no_match",
+    ]
+    assert held["placed"].tolist() == [False, True, True, True, True, False, False]
+    assert not held.loc[[0, 5], "inside"].any() and held.loc[[0, 5], "parcel_key"].eq("").all()
+    # a roll naming no post office of a home (no owner living on a parcel, or
+    # no mailing city): a city written cannot be told away; nothing unplaced
+    away_only = roll.assign(mailing_address_number=["7", "9"])
+    assert roll_lookups(away_only, places={"Harlow": "104400"}).local is None
+    assert hold_to_places(placed, places, towns={"104400": "Harlow"}, local=None) is placed

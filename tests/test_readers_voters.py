@@ -177,3 +177,48 @@ def test_150k_voters_fast(tmp_path: Path) -> None:
     elapsed = time.perf_counter() - start
     assert len(voters) == 150_000
     assert elapsed < 3.0, elapsed
+
+
+def test_status_that_is_no_boe_code_is_bad_input(tmp_path: Path) -> None:
+    # F9: a voter whose STATUS is no BOE code cannot be classed as counted or
+    # not: dropped silently, 5 such voters of 10 turned 1 signer in 10 (10 %)
+    # into 1 in 5 (20 %). Refused, naming file, data row, column and value.
+    for written, shown in (("ACTIVE", "status 'ACTIVE'"), ("", "a blank status")):
+        recs = [ANNA, BEN, {**BEN, "SBOEID": "NY000000000000000003", "STATUS": written}]
+        with pytest.raises(InputError) as exc:
+            read_voters(write_boe(tmp_path, BOE_FIELDS_47, recs))
+        assert (exc.value.row, exc.value.column) == (3, "STATUS")  # the third data row
+        assert f"voters.txt, row 3, column 'STATUS': {shown} is no Board" in exc.value.message
+        assert "A, AM, AF, AP, AU, I, P, 17" in exc.value.message
+
+
+def test_status_codes_in_any_case(tmp_path: Path) -> None:
+    # every BOE code is accepted, lower case too, and kept as written
+    codes = ["a", "AM", "af", "AP", "au", "i", "p", "17"]
+    recs = [{**BEN, "SBOEID": f"NY{i:018d}", "STATUS": c} for i, c in enumerate(codes)]
+    voters = read_voters(write_boe(tmp_path, BOE_FIELDS_47, recs))
+    assert voters["STATUS"].tolist() == codes
+
+
+def test_registration_inactive_and_purge_dates_kept_as_iso(tmp_path: Path) -> None:
+    # F4: REGDATE, INACT_DATE, PURGE_DATE are kept (as ISO text) for the status
+    # as of the filing date; YYYYMMDD as the BOE writes it, ISO and US M/D/YYYY
+    # as a spreadsheet may save it; blank stays blank. DOB stays dropped.
+    recs = [
+        {**ANNA, "REGDATE": "20230715"},
+        {**BEN, "STATUS": "P", "INACT_DATE": "2021-03-15", "PURGE_DATE": "9/1/2023"},
+    ]
+    voters = read_voters(write_boe(tmp_path, BOE_FIELDS_47, recs))
+    assert voters["REGDATE"].tolist() == ["2023-07-15", ""]
+    assert voters["INACT_DATE"].tolist() == ["", "2021-03-15"]
+    assert voters["PURGE_DATE"].tolist() == ["", "2023-09-01"]
+    assert "DOB" not in voters.columns
+
+
+def test_a_date_that_is_no_date_is_bad_input(tmp_path: Path) -> None:
+    # 20231345: month 13 does not exist; the second data row, column PURGE_DATE
+    recs = [ANNA, {**BEN, "STATUS": "P", "PURGE_DATE": "20231345"}]
+    with pytest.raises(InputError) as exc:
+        read_voters(write_boe(tmp_path, BOE_FIELDS_47, recs))
+    assert (exc.value.row, exc.value.column) == (2, "PURGE_DATE")
+    assert "'20231345' is not a date" in exc.value.message

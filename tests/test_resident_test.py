@@ -17,6 +17,7 @@ from pipeline.people.voters import (
     qualified_voters,
     resident_test,
     signer_name_key,
+    status_at_filing,
     voter_addresses,
 )
 
@@ -609,3 +610,56 @@ def test_an_accept_of_mrs_john_smith_as_his_wife_applies() -> None:
     assert lines["matched_to"].tolist() == ["NY2"]
     assert summary["percent"] == 50.0
     assert resident_decisions_not_applied(dec, s, pages("residents"), v) == []
+
+
+def test_status_as_of_the_filing_date() -> None:
+    # F4. Filed 2023-06-01; every voter at 12 Oak St (wholly inside).
+    # V1 A, registered 2010: qualified.
+    # V2 A, registered 2023-07-15, after filing: not qualified (status "").
+    # V3 P, purged 2023-09-01, after filing, never inactive: qualified as A.
+    # V4 P, purged 2022-06-01, before filing: not qualified.
+    # V5 P, purged 2023-09-01, made inactive 2021-03-15: qualified as I.
+    # V6 I, made inactive 2023-08-01, after filing: A on the filing date.
+    # V7 A, registered on the filing date itself: qualified.
+    filed = dt.date(2023, 6, 1)
+    v = pd.DataFrame(
+        [
+            voter("V1", "Ann", "Ash", "12", "OAK ST", REGDATE="2010-01-01"),
+            voter("V2", "Bo", "Birch", "12", "OAK ST", REGDATE="2023-07-15"),
+            voter("V3", "Cy", "Cedar", "12", "OAK ST", STATUS="P", PURGE_DATE="2023-09-01"),
+            voter("V4", "Di", "Dogwood", "12", "OAK ST", STATUS="P", PURGE_DATE="2022-06-01"),
+            voter(
+                "V5",
+                "Ed",
+                "Elm",
+                "12",
+                "OAK ST",
+                STATUS="p",
+                INACT_DATE="2021-03-15",
+                PURGE_DATE="2023-09-01",
+            ),
+            voter("V6", "Flo", "Fir", "12", "OAK ST", STATUS="I", INACT_DATE="2023-08-01"),
+            voter("V7", "Gus", "Gum", "12", "OAK ST", REGDATE="2023-06-01"),
+        ]
+    )
+    assert status_at_filing(v, filed).tolist() == ["A", "", "A", "P", "I", "A", "A"]
+    assert status_at_filing(v, None).tolist() == ["A", "A", "P", "P", "P", "I", "A"]
+    # qualified on the filing date: V1, V3, V5, V6, V7 = 5 (without the dates:
+    # V1, V2, V6, V7 = 4). Bo (V2) and Cy (V3) sign: Cy counts, Bo does not;
+    # 100 x 1 / 5 = 20.0 >= 20, passes
+    s = sigs([(1, 1, "Bo Birch", "12 Oak St"), (1, 2, "Cy Cedar", "12 Oak St")])
+    summary, lines, _ = run(s, v, pages("residents"), filed_on=filed)
+    assert (summary["qualified_voters"], summary["qualifying_signers"]) == (5, 1)
+    assert summary["percent"] == 20.0 and summary["passes"] is True
+    assert (summary["voters_registered_after_filing"], summary["voters_purged_after_filing"]) == (
+        1,
+        2,
+    )
+    assert lines["status"].tolist() == ["not_qualified_voter", "counted"]
+    assert "registered after the filing date" in lines["note"].iloc[0]
+    assert "purged after the filing date" in lines["note"].iloc[1]
+    # no date is written into a line: only the field's name
+    assert not lines["note"].str.contains("2023").any()
+    # only the policy's statuses: counting A alone, V5 (I on the filing date) is out
+    only_a = qualified_voters(v, statuses=["A"], placement=place(v), filed_on=filed)
+    assert only_a["SBOEID"].tolist() == ["V1", "V3", "V6", "V7"]

@@ -1930,3 +1930,63 @@ def test_unapportioned_value_is_told_per_town_alike_by_run_and_scenario(
     assert [d["message"] for d in sc["deficiencies"] if d["code"] == "unapportioned_records"] == [
         msg
     ]
+
+
+def test_an_address_in_a_city_away_is_not_the_territorys(tmp_path: Path) -> None:
+    # F10. The roll's homes get their mail in Harlow and Brinton (John Smith,
+    # Mary Jones and Sue Brown live on their parcels); Albany is only the
+    # mailing city of Acme LLC, away. 1 and 2 Main St are Harlow's A1, A2,
+    # inside. "2 Main St, Albany" is another house than the territory's:
+    # - designees: John Smith (1 Main St, Harlow) resides, Ed Away (2 Main St,
+    #   Albany) does not: 1 of 2, no majority (2 x 1 > 2 is false);
+    # - inhabitants: Mary Jones (2 Main St, Harlow) and Sam Post (1 Main St,
+    #   no town) inside; Ed Away unplaced (other_city): 2 regular inhabitants;
+    # - voters: ANN ROE (TOWNCITY Harlow) and BO RAY (no TOWNCITY, RCITY
+    #   HARLOW, a post office of the towns) are placed inside; YUSUF YARDLEY
+    #   (no TOWNCITY, RCITY ALBANY) is unplaced (other_city, listed for
+    #   review). Ann and Yusuf sign: Ann counts, Yusuf's line goes to review.
+    #   Qualified 2, signers 1: 100 x 1 / 2 = 50 %. (Before: 2 of 3.)
+    from pipeline.scenario import Scenario
+
+    root = tmp_path / "p"
+    config = _resident_page(
+        root,
+        ["Ann Roe,1 Main St,Harlow,2023-05-01,,", "Yusuf Yardley,2 Main St,Albany,2023-05-01,,"],
+        "ROE,ANN,1,MAIN ST,HARLOW,HARLOW,A,NY000000000000000001\n"
+        "RAY,BO,2,MAIN ST,HARLOW,,A,NY000000000000000002\n"
+        "YARDLEY,YUSUF,2,MAIN ST,ALBANY,,A,NY000000000000000003\n",
+    )
+    (root / "inhabitants.csv").write_text(
+        "name,address,town\nMary Jones,2 Main St,Harlow\nSam Post,1 Main St,\n"
+        "Ed Away,2 Main St,Albany\n"
+    )
+    config.write_text(
+        config.read_text()
+        + '\n[inhabitants]\nfile = "inhabitants.csv"\n'
+        + '\n[[designees]]\nname = "Ed Away"\naddress = "2 Main St"\ntown = "Albany"\n'
+    )
+    out = run_ok(config, tmp_path / "results")
+    summary = json.loads((out / "summary.json").read_text())
+    assert (summary["designees"]["count"], summary["designees"]["residing_in_territory"]) == (2, 1)
+    assert summary["designees"]["passes"] is False
+    assert summary["population"]["regular_inhabitants"] == 2
+    listed = pd.read_csv(out / "inhabitants.csv", dtype=str, keep_default_na=False)
+    assert listed[["name", "status", "reason"]].values.tolist() == [
+        ["Mary Jones", "inside", ""],
+        ["Sam Post", "inside", ""],
+        ["Ed Away", "unplaced", "other_city"],
+    ]
+    test = summary["resident_test"]
+    assert (test["qualified_voters"], test["qualifying_signers"]) == (2, 1)
+    unplaced = pd.read_csv(out / "voters-unplaced.csv", dtype=str)
+    assert unplaced[["SBOEID", "reason"]].values.tolist() == [
+        ["NY000000000000000003", "other_city"]
+    ]
+    sigs = pd.read_csv(out / "signatures.csv", dtype=str).fillna("")
+    res = sigs.loc[sigs["page"] == "2"]
+    assert res["status"].tolist() == ["counted", "needs_review"]
+    assert "(RCITY) is neither a town of the petition" in res["note"].iloc[1]
+    sc = Scenario.from_config(config).results()
+    assert sc["designees"] == summary["designees"]
+    assert sc["population"] == summary["population"]
+    assert sc["resident_test"] == test

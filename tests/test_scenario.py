@@ -698,3 +698,37 @@ def test_a_buffer_within_towns_stays_in_the_town_polygons() -> None:
     assert shapely.area(bare.buffer(50.0, within_towns=True).territory) == pytest.approx(
         300 * 200, rel=1e-4
     )
+
+
+def test_scenario_counts_voters_at_their_status_on_the_filing_date(tmp_path: Path) -> None:
+    # F4, the scenario's own count of qualified voters (its _Base) agrees with
+    # the run. Filed 2023-06-01; 1 and 2 Main St are Harlow's A1 and A2, inside.
+    # ANN ROE A, registered 2010: qualified. BO RAY A, registered 2023-07-15:
+    # not yet a voter. CY LEE and EVE GUM P, purged 2023-09-01 and 2023-10-01:
+    # qualified on the filing date. DI FOX P, purged 2022-06-01: not.
+    # Qualified 3 (Ann, Cy, Eve); Ann and Bo sign, Ann counts:
+    # 100 x 1 / 3 = 33.33 %. (On the statuses as written: Ann, Bo qualified,
+    # both count: 2 of 2 = 100 %.)
+    from test_run_handworked import _resident_page
+
+    root = tmp_path / "p"
+    config = _resident_page(
+        root,
+        ["Ann Roe,1 Main St,Harlow,2023-05-01,,", "Bo Ray,2 Main St,Harlow,2023-05-01,,"],
+        "",
+    )
+    (root / "voters.csv").write_text(
+        "LASTNAME,FIRSTNAME,RADDNUMBER,RSTREETNAME,TOWNCITY,STATUS,SBOEID,REGDATE,PURGE_DATE\n"
+        "ROE,ANN,1,MAIN ST,HARLOW,A,NY01,20100101,\n"
+        "RAY,BO,2,MAIN ST,HARLOW,A,NY02,20230715,\n"
+        "LEE,CY,1,MAIN ST,HARLOW,P,NY03,20000101,20230901\n"
+        "FOX,DI,2,MAIN ST,HARLOW,P,NY04,20000101,20220601\n"
+        "GUM,EVE,2,MAIN ST,HARLOW,P,NY05,20000101,20231001\n"
+    )
+    sc = Scenario.from_config(config)
+    rt = sc.results()["resident_test"]
+    assert (rt["qualified_voters"], rt["qualifying_signers"]) == (3, 1)
+    assert math.isclose(rt["percent"], 100 / 3)
+    _close(sc.results(), sc.evaluate().summary)
+    lines = sc.resident_lines()
+    assert lines["status"].tolist() == ["counted", "not_qualified_voter"]

@@ -6,16 +6,21 @@ Headerless files have 47 fields (or 45 in the older layout, which lacks
 A CSV whose first row holds the field names (three or more BOE names) is
 read by name. Only :data:`pipeline.frames.VOTER_COLUMNS` are kept: date of
 birth, voting history, previous address and the rest are dropped at read
-time and never carried.
+time and never carried. The registration, inactive and purge dates
+(``REGDATE``, ``INACT_DATE``, ``PURGE_DATE``; ``YYYYMMDD`` in the BOE file)
+are kept as ISO text for the status as of the filing date.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from pipeline.config import VOTER_STATUS_CODES
 from pipeline.errors import InputError
 from pipeline.frames import BOE_FIELDS_47, SOURCE_ROW, VOTER_COLUMNS
 from pipeline.io._common import csv_text_frame, read_bytes
@@ -38,6 +43,14 @@ _OPTIONAL = ("RAPARTMENTTYPE", "RADDRNONSTD")
 _REQUIRED_BY_NAME = ("SBOEID", "LASTNAME", "FIRSTNAME", "STATUS")
 _FIELD_NAMES = frozenset(BOE_FIELDS_47) | frozenset(BOE_FIELDS_45)
 _KEEP = tuple(c for c in VOTER_COLUMNS if c != SOURCE_ROW)
+#: The dates kept (``YYYYMMDD`` in the BOE file; ``YYYY-MM-DD`` and ``M/D/YYYY``
+#: as a spreadsheet may save them), read into ISO text.
+_DATES = ("REGDATE", "INACT_DATE", "PURGE_DATE")
+_DATE_FORMS = (
+    (re.compile(r"(\d{4})(\d{2})(\d{2})"), (1, 2, 3)),
+    (re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})"), (1, 2, 3)),
+    (re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})"), (3, 1, 2)),
+)
 
 
 def _decode(data: bytes) -> tuple[bytes, str]:
@@ -62,15 +75,20 @@ def read_voters(path: str | Path) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Columns :data:`pipeline.frames.VOTER_COLUMNS` (text, stripped;
-        ``source_row`` = data row from 1). Date of birth and every other field
-        are dropped.
+        ``source_row`` = data row from 1). ``REGDATE``, ``INACT_DATE`` and
+        ``PURGE_DATE`` as ISO text (``""`` when blank). Date of birth and
+        every other field are dropped.
 
     Raises
     ------
     InputError
         Missing or empty file, a file with no voter (a header alone), a row
         with another number of fields (row and count named), a header missing
-        a required field, a missing or repeated ``SBOEID``.
+        a required field, a missing or repeated ``SBOEID``, a ``STATUS`` that
+        is no Board of Elections status code (blank, ``ACTIVE`` written out, an
+        unknown word): such a voter cannot be counted in or out, so it is
+        refused rather than dropped from the denominator; a ``REGDATE``,
+        ``INACT_DATE`` or ``PURGE_DATE`` that is no date.
 
     Notes
     -----
@@ -130,4 +148,61 @@ def read_voters(path: str | Path) -> pd.DataFrame:
             row=int(out[SOURCE_ROW].iloc[pos]),
             column="SBOEID",
         )
+    _check_statuses(out, path)
+    for col in _DATES:
+        out[col] = _iso_dates(out, col, path)
     return out.loc[:, list(VOTER_COLUMNS)].reset_index(drop=True)
+
+
+def _check_statuses(voters: pd.DataFrame, path: str | Path) -> None:
+    """Raise for the first voter whose ``STATUS`` is no BOE status code.
+
+    The codes (:data:`pipeline.config.VOTER_STATUS_CODES`) are read in any
+    case (``a`` is ``A``): a status the policy does not count is known to be
+    out, but a word that is no code (``ACTIVE``, blank) cannot be classed,
+    and the resident test's denominator would lose the voter silently.
+    """
+    status = voters["STATUS"].str.upper()
+    bad = ~status.isin(VOTER_STATUS_CODES)
+    if not bad.any():
+        return
+    pos = int(np.flatnonzero(bad.to_numpy())[0])
+    value = str(voters["STATUS"].iloc[pos])
+    written = f"status {value!r}" if value else "a blank status"
+    raise InputError(
+        path,
+        f"{written} is no Board of Elections voter status code (accepted, in any case: "
+        f"{', '.join(VOTER_STATUS_CODES)})",
+        row=int(voters[SOURCE_ROW].iloc[pos]),
+        column="STATUS",
+    )
+
+
+def _iso_date(text: str) -> str | None:
+    """``text`` as an ISO date (``"2023-07-15"``), ``""`` when blank, None when no date."""
+    if not text:
+        return ""
+    for form, (y, m, d) in _DATE_FORMS:
+        hit = form.fullmatch(text)
+        if hit:
+            try:
+                return dt.date(int(hit[y]), int(hit[m]), int(hit[d])).isoformat()
+            except ValueError:
+                return None
+    return None
+
+
+def _iso_dates(voters: pd.DataFrame, column: str, path: str | Path) -> pd.Series:
+    """Column ``column`` as ISO dates, each distinct text parsed once; raise for a non-date."""
+    values = voters[column]
+    found = {u: _iso_date(u) for u in pd.unique(values.to_numpy())}
+    bad = [u for u, iso in found.items() if iso is None]
+    if bad:
+        pos = int(np.flatnonzero(values.isin(bad).to_numpy())[0])
+        raise InputError(
+            path,
+            f"{values.iloc[pos]!r} is not a date (the BOE file writes YYYYMMDD)",
+            row=int(voters[SOURCE_ROW].iloc[pos]),
+            column=column,
+        )
+    return values.map(found).astype(str)

@@ -400,17 +400,21 @@ def _roll_for_town(
         # a file of several years' rolls holds each year whole: a year on a
         # handful of records is a mistyped year, whose parcels would silently
         # leave the roll used (audit A5: a $3,065,000 parcel, and the verdict)
-        counts = roll["roll_year"].astype("int64").value_counts()
-        counts = counts[counts.index != 0]
-        stray = [int(y) for y, n in counts.items() if n < counts.max() / 2]
+        per_year: dict[int, int] = {}
+        for y in roll["roll_year"].astype("int64").tolist():
+            if y != 0:
+                per_year[y] = per_year.get(y, 0) + 1
+        most = max(per_year.values())
+        stray = sorted((n, y) for y, n in per_year.items() if n < most / 2)
         if stray:
-            year = min(stray, key=lambda y: (int(counts[y]), y))
+            n, year = stray[0]
             first = int(roll.loc[roll["roll_year"] == year, SOURCE_ROW].iloc[0])
+            whole = min(y for y, k in per_year.items() if k == most)
             raise InputError(
                 where,
-                f"roll year {year} is on {int(counts[year]):,} record(s) only, while the file "
-                f"holds {int(counts.max()):,} of roll year {int(counts.idxmax())}: a mistyped "
-                "year? A file of several years holds each year's roll whole",
+                f"roll year {year} is on {n:,} record(s) only, while the file holds "
+                f"{most:,} of roll year {whole}: a mistyped year? A file of several years "
+                "holds each year's roll whole",
                 row=first,
                 column="roll_year",
             )

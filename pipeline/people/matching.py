@@ -1226,6 +1226,44 @@ def place_key(text: str) -> str:
     return _PLACE_NOISE.sub("", t).strip(" ,")
 
 
+def _local_places(
+    roll: pd.DataFrame, situs: list[str], mailing: list[str], places: Iterable[str] = ()
+) -> tuple[list[str], frozenset[str]]:
+    """Each record's mailing city as a key, and the places local to the towns.
+
+    Local (keys of :func:`place_key`): the mailing city of every record whose
+    mailing address is its own situs address (an owner living on the parcel:
+    that post office serves the town), the roll's ``municipality_name``,
+    ``places`` (the petition's town names) and ``""`` (no city written).
+    """
+    written = _text_col(roll, "mailing_address_city")
+    key_of = {c: place_key(c) for c in set(written)}  # a few hundred distinct cities
+    city = [key_of[c] for c in written]
+    local = {c for c, a, m in zip(city, situs, mailing, strict=True) if m and m == a}
+    if "municipality_name" in roll.columns:
+        local |= {place_key(n) for n in set(_text_col(roll, "municipality_name"))}
+    local |= {place_key(n) for n in places}
+    local.add("")
+    return city, frozenset(local)
+
+
+def _home_places(
+    roll: pd.DataFrame, situs: list[str], mailing: list[str], places: Iterable[str] = ()
+) -> frozenset[str] | None:
+    """The places local to the towns (:func:`_local_places`), or None when unknown.
+
+    None when the roll names no post office of a home (no mailing city of an
+    owner living on the parcel): a city written can then not be told local
+    or away.
+    """
+    if "mailing_address_city" not in roll.columns or not len(roll):
+        return None
+    city, local = _local_places(roll, situs, mailing, places)
+    if not any(c and m and m == a for c, a, m in zip(city, situs, mailing, strict=True)):
+        return None
+    return local
+
+
 def _away_mailing(
     roll: pd.DataFrame, situs: list[str], mailing: list[str], places: Iterable[str] = ()
 ) -> tuple[list[str], frozenset[str]]:
@@ -1252,14 +1290,7 @@ def _away_mailing(
     """
     if "mailing_address_city" not in roll.columns:
         return mailing, frozenset()
-    written = _text_col(roll, "mailing_address_city")
-    key_of = {c: place_key(c) for c in set(written)}  # a few hundred distinct cities
-    city = [key_of[c] for c in written]
-    local = {c for c, a, m in zip(city, situs, mailing, strict=True) if m and m == a}
-    if "municipality_name" in roll.columns:
-        local |= {place_key(n) for n in set(_text_col(roll, "municipality_name"))}
-    local |= {place_key(n) for n in places}
-    local.add("")
+    city, local = _local_places(roll, situs, mailing, places)
     away = frozenset(c for c, m in zip(city, mailing, strict=True) if m and c not in local)
     if not away:
         return mailing, away
@@ -1274,11 +1305,15 @@ def _roll_addresses_away(
     *,
     situs_norm: Sequence[str] | pd.Series | None = None,
     places: Iterable[str] = (),
-) -> tuple[dict[str, tuple[tuple[str, str], ...]], frozenset[str], frozenset[str]]:
+) -> tuple[
+    dict[str, tuple[tuple[str, str], ...]], frozenset[str], frozenset[str], frozenset[str] | None
+]:
     """``parcel_key`` -> normalised ``(address, "situs"|"mailing")`` pairs, and those away.
 
     The second: the mailing addresses keyed with a city away from the towns
-    (:func:`_away_mailing`, with the towns' names ``places``).
+    (:func:`_away_mailing`, with the towns' names ``places``); the third: the
+    street addresses found in several towns (:func:`_town_keyed`); the fourth:
+    the places local to the towns (:func:`_home_places`).
 
     Situs addresses first, then mailing, each in roll order, without repeats;
     a parcel with no address is absent. ``situs_norm``, when given, is the
@@ -1288,7 +1323,7 @@ def _roll_addresses_away(
     computed again.
     """
     if not len(roll):
-        return {}, frozenset(), frozenset()
+        return {}, frozenset(), frozenset(), None
     keys = _text_col(roll, PARCEL_KEY)
     found = []
     for prefix in ("parcel_address", "mailing_address"):
@@ -1302,6 +1337,7 @@ def _roll_addresses_away(
         cols = [_text_series(roll, f"{prefix}_{p}") for p in ("number", "street", "suff")]
         found.append(normalize_address_columns(*cols).tolist())
     situs, mailing = found
+    local = _home_places(roll, situs, mailing, places)
     mailing, away = _away_mailing(roll, situs, mailing, places)
     situs, mailing, split = _town_keyed(roll, situs, mailing, places)
     if len(set(keys)) == len(keys):
@@ -1319,7 +1355,7 @@ def _roll_addresses_away(
                 if m and not a
             }
         )
-        return once, away, split
+        return once, away, split, local
     out: dict[str, list[tuple[str, str]]] = {}
     for kind, column in (("situs", situs), ("mailing", mailing)):
         for k, a in zip(keys, column, strict=True):
@@ -1330,7 +1366,7 @@ def _roll_addresses_away(
                 out[k] = [(a, kind)]
             elif (a, kind) not in got:
                 got.append((a, kind))
-    return {k: tuple(v) for k, v in out.items()}, away, split
+    return {k: tuple(v) for k, v in out.items()}, away, split, local
 
 
 def _labels(roll: pd.DataFrame) -> dict[str, str]:
@@ -1361,6 +1397,10 @@ class RollLookups:
     split: frozenset[str] = frozenset()
     #: A town's name as a key (:func:`place_key`) -> its SWIS code.
     town_codes: dict[str, str] = field(default_factory=dict)
+    #: The places local to the towns, as keys of :func:`place_key`: the towns
+    #: and the post offices of their homes (:func:`_home_places`); None when
+    #: the roll names none.
+    local: frozenset[str] | None = None
 
 
 def roll_lookups(
@@ -1377,8 +1417,8 @@ def roll_lookups(
     a street address found in several towns is told apart by the town a line
     writes (:func:`_town_keyed`).
     """
-    addresses, away, split = _roll_addresses_away(roll, situs_norm=situs_norm, places=places)
-    return RollLookups(addresses, _labels(roll), away, split, _town_codes(places))
+    addresses, away, split, local = _roll_addresses_away(roll, situs_norm=situs_norm, places=places)
+    return RollLookups(addresses, _labels(roll), away, split, _town_codes(places), local)
 
 
 @dataclass

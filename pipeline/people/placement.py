@@ -24,7 +24,9 @@ that cannot be placed is listed for review, not guessed"):
 Reasons for an unplaced address (column ``reason``): ``"no_address"`` (blank),
 ``"no_number"`` (no house number: which house on the street is not said, even
 where one parcel of it has no number either), ``"no_match"`` (no parcel has
-that situs), ``"ambiguous"`` (several have).
+that situs), ``"ambiguous"`` (several have); and, from the person's town or
+city, ``"other_city"`` (:func:`hold_to_places`) and the reasons of
+:func:`hold_to_towns`.
 """
 
 from __future__ import annotations
@@ -48,9 +50,11 @@ __all__ = [
     "REASON_NO_ADDRESS",
     "REASON_NO_MATCH",
     "REASON_NO_POLYGON",
+    "REASON_OTHER_CITY",
     "REASON_OTHER_TOWN",
     "REASON_TOWN_DIFFERS",
     "SitusIndex",
+    "hold_to_places",
     "hold_to_towns",
     "normalize_addresses",
     "place_addresses",
@@ -67,7 +71,7 @@ PLACEMENT_COLUMNS: tuple[str, ...] = (
     "fraction",  # float64: the parcel's fraction_in_territory; 0.0 when absent, NaN if unplaced
     "inside",  # bool: placed and fraction >= threshold
     "reason",  # "" when placed, else no_address | no_number | no_match | ambiguous | no_polygon
-    # | other_town | not_in_town | town_differs (hold_to_towns)
+    # | other_town | not_in_town | town_differs (hold_to_towns) | other_city (hold_to_places)
     "candidates",  # int64: parcels whose situs equals the address
     "address_norm",  # the normalised address that was matched
 )
@@ -84,6 +88,76 @@ REASON_NOT_IN_TOWN = "not_in_town"
 #: The person's town of record is not of the petition, but the address is on a roll
 #: of the petition (:func:`hold_to_towns`): the two disagree, listed for review.
 REASON_TOWN_DIFFERS = "town_differs"
+
+
+#: The person's town or city is neither a town of the petition nor a post office
+#: of the towns' homes, while the street address is on a roll of the petition
+#: (:func:`hold_to_places`): 10 Main St in Albany is not the territory's 10 Main St.
+REASON_OTHER_CITY = "other_city"
+
+
+def _city_key(text: str) -> str:
+    """A town or city as written, as a key of :func:`~pipeline.people.matching.place_key`.
+
+    A ZIP code after it is no part of its name (``"Valatie, NY 12184"``).
+    """
+    from pipeline.people.matching import place_key
+
+    return place_key(re.sub(r"[\s,]*\d{5}(?:-?\d{4})?\s*$", "", text))
+
+
+def hold_to_places(
+    placement: pd.DataFrame,
+    places: pd.Series,
+    *,
+    towns: Mapping[str, str],
+    local: frozenset[str] | None,
+) -> pd.DataFrame:
+    """Unplace the people whose town or city is no place of the petition's towns.
+
+    Parameters
+    ----------
+    placement
+        From :func:`place_addresses`.
+    places
+        The town or city each person writes (an inhabitant's or designee's
+        ``town``; a voter's ``RCITY`` where the board records no town), on
+        the placement's index; ``""`` when none.
+    towns
+        The petition's towns, SWIS -> name (:func:`town_codes`).
+    local
+        The places local to the towns, as keys of
+        :func:`~pipeline.people.matching.place_key`: the towns' names, the
+        roll's municipality names and the post office of every owner living
+        on their parcel (``RollLookups.local`` of
+        :func:`~pipeline.people.matching.roll_lookups`, the same places the
+        owner matcher keeps apart from a city away). None: the roll names no
+        post office of a home, and nothing is unplaced.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``placement`` where a person placed by the street address alone, whose
+        place is written and is neither a town of the petition nor local, is
+        unplaced (reason ``"other_city"``, listed for review): ``10 Main St,
+        Albany`` is not the territory's ``10 Main St`` when no home of the
+        towns gets its mail in Albany. A blank place, a town of the petition
+        (``Town of Harlow``, ``Harlow, NY 12106``) or a local post office or
+        hamlet leaves the person placed.
+    """
+    if local is None:
+        return placement
+    text = _text(places.reindex(placement.index)).str.strip()
+    placed = placement["placed"].astype(bool)
+    ask = placed & (text != "")
+    if not ask.any():
+        return placement
+    petition_town = town_codes(text[ask], towns) != ""
+    keys = {u: _city_key(u) for u in text[ask].unique().tolist()}
+    away = ~text[ask].map(keys).isin(local) & ~petition_town
+    mask = pd.Series(False, index=placement.index)
+    mask.loc[away[away].index] = True
+    return _unplaced(placement, mask.to_numpy(dtype=bool), REASON_OTHER_CITY)
 
 
 def hold_to_towns(

@@ -1,9 +1,11 @@
 """The resident test (§ 2-202.1.a(1)): signers on resident pages against the voter file.
 
 Denominator: the *qualified voters* of the territory, i.e. registered voters
-whose status is one the policy counts (default: active and inactive; purged
-``P`` and pre-registered ``17`` do not count) **and** whose residence is placed
-inside the territory (:func:`pipeline.people.placement.place_addresses`).
+whose status *as of the filing date* (:func:`status_at_filing`) is one the
+policy counts (default: active and inactive; purged ``P`` and pre-registered
+``17`` do not count, nor a voter registered after the filing date, while one
+purged after it does) **and** whose residence is placed inside the territory
+(:func:`pipeline.people.placement.place_addresses`).
 
 Numerator: the distinct signers of resident pages who match a qualified voter.
 
@@ -59,6 +61,7 @@ from pipeline.people.names import (
     spouse_style_title,
 )
 from pipeline.people.placement import (
+    REASON_OTHER_CITY,
     REASON_OTHER_TOWN,
     REASON_TOWN_DIFFERS,
     normalize_addresses,
@@ -70,11 +73,13 @@ __all__ = [
     "LINE_COLUMNS",
     "RESIDENT_MATCH_COLUMNS",
     "VoterTowns",
+    "counted_status",
     "match_resident_lines",
     "qualified_voters",
     "resident_decisions_not_applied",
     "resident_test",
     "signer_name_key",
+    "status_at_filing",
     "voter_addresses",
 ]
 
@@ -155,11 +160,66 @@ def _statuses(statuses: Collection[str]) -> set[str]:
     return {str(s).strip().upper() for s in statuses}
 
 
+#: The status of a voter not yet registered on the filing date (:func:`status_at_filing`).
+NOT_REGISTERED = ""
+
+
+def status_at_filing(voters: pd.DataFrame, filed_on: dt.date | None) -> pd.Series:
+    """Each voter's BOE status as of the filing date, upper case.
+
+    Parameters
+    ----------
+    voters
+        Voter frame (:data:`pipeline.frames.VOTER_COLUMNS`): ``STATUS`` and the
+        ISO dates ``REGDATE``, ``INACT_DATE``, ``PURGE_DATE`` (``""`` when
+        blank, or the column absent: the status as written then stands).
+    filed_on
+        The filing date; None: the status as written.
+
+    Returns
+    -------
+    pandas.Series
+        On the voters' index: ``""`` (:data:`NOT_REGISTERED`) for a voter
+        registered after the filing date (not a qualified voter when the
+        petition was filed, § 2-202.1.a(1)); for a voter purged (``P``) after
+        it, the status they then had: ``I`` when made inactive on or before
+        the filing date, else ``A``; for one made inactive (``I``) after it,
+        ``A``; else ``STATUS`` as written. A voter file is often extracted
+        after the filing: these dates put it back to the day of filing.
+    """
+    status = _col(voters, "STATUS").str.upper()
+    if filed_on is None:
+        return status
+    day = filed_on.isoformat()
+    reg, inact, purge = (_col(voters, c) for c in ("REGDATE", "INACT_DATE", "PURGE_DATE"))
+    # ISO text compares as the dates do; a blank date is no later than any day
+    purged_later = (status == "P") & (purge > day)
+    inactive_then = (inact != "") & (inact <= day)
+    inactive_later = (status == "I") & (inact > day)
+    then = pd.Series(np.where(inactive_then, "I", "A"), index=status.index, dtype=str)
+    out = status.where(~purged_later, then)
+    out = out.where(~inactive_later, "A")
+    registered_later = reg > day
+    return out.where(~registered_later, NOT_REGISTERED)
+
+
+def counted_status(
+    voters: pd.DataFrame, *, statuses: Collection[str], filed_on: dt.date | None
+) -> pd.Series:
+    """True where the voter's status as of the filing date is one the policy counts.
+
+    :func:`status_at_filing` in ``statuses`` (``policy.voter_statuses``), on
+    the voters' index.
+    """
+    return status_at_filing(voters, filed_on).isin(_statuses(statuses))
+
+
 def qualified_voters(
     voters: pd.DataFrame,
     *,
     statuses: Collection[str],
     placement: pd.DataFrame,
+    filed_on: dt.date | None = None,
 ) -> pd.DataFrame:
     """The voters of the territory qualified to vote: counted status and placed inside.
 
@@ -172,6 +232,9 @@ def qualified_voters(
     placement
         :func:`~pipeline.people.placement.place_addresses` of
         :func:`voter_addresses`, on the voters' index.
+    filed_on
+        The filing date: the status counted is the one of that day
+        (:func:`status_at_filing`); None: the status as written.
 
     Returns
     -------
@@ -179,10 +242,8 @@ def qualified_voters(
         The qualifying rows of ``voters`` with ``parcel_key`` and ``fraction``
         of their placement added.
     """
-    status = _col(voters, "STATUS").str.upper()
-    keep = status.isin(_statuses(statuses)) & placement["inside"].reindex(voters.index).fillna(
-        False
-    ).astype(bool)
+    ok = counted_status(voters, statuses=statuses, filed_on=filed_on)
+    keep = ok & placement["inside"].reindex(voters.index).fillna(False).astype(bool)
     out = voters.loc[keep].copy()
     out[PARCEL_KEY] = placement.loc[keep[keep].index, PARCEL_KEY]
     out["fraction"] = placement.loc[keep[keep].index, "fraction"]
@@ -335,7 +396,9 @@ def resident_test(
         not given.
     filed_on
         The filing date: a line signed after it, or after its page's witness
-        affidavit, is ``page_defect`` (:func:`pipeline.law.checks.unauthenticated_lines`).
+        affidavit, is ``page_defect`` (:func:`pipeline.law.checks.unauthenticated_lines`);
+        voters count at their status of that day (:func:`status_at_filing`):
+        the line of a voter registered after it is ``not_qualified_voter``.
 
     Returns
     -------
@@ -346,7 +409,10 @@ def resident_test(
         residence could not be placed (listed for review), those of them of a
         counted status, and voters the board records in a town that is not one
         of the petition's (placement reason ``other_town``: not residents of
-        the territory, not listed).
+        the territory, not listed); ``voters_registered_after_filing`` and
+        ``voters_purged_after_filing``: voters of the whole file registered,
+        or purged, after ``filed_on`` (:func:`status_at_filing`: the first are
+        no qualified voters, the second are, at their status of that day).
     lines : pandas.DataFrame
         One row per resident-page line, :data:`LINE_COLUMNS`, on the
         signatures' index, in page/line order.
@@ -365,22 +431,30 @@ def resident_test(
     ``percent >= regime.resident_percent``: exactly 20 passes.
     """
     required = float(regime.resident_percent)
-    quals = qualified_voters(voters, statuses=statuses, placement=placement)
+    quals = qualified_voters(voters, statuses=statuses, placement=placement, filed_on=filed_on)
     n_qualified = len(quals)
     unplaced = ~placement["placed"].reindex(voters.index).fillna(False).astype(bool)
     # voters the board records in a town not of the petition live elsewhere
     other_towns = placement["reason"].reindex(voters.index).astype("str") == REASON_OTHER_TOWN
     unplaced &= ~other_towns
     voters_unplaced = int(unplaced.sum())
-    counted_status = _col(voters, "STATUS").str.upper().isin(_statuses(statuses))
-    unplaced_counted = int((unplaced & counted_status).sum())
+    counted = counted_status(voters, statuses=statuses, filed_on=filed_on)
+    unplaced_counted = int((unplaced & counted).sum())
+    # the file read back to the filing date (a file extracted later): how many
+    # voters it holds registered, or purged, after that day
+    written = _col(voters, "STATUS").str.upper()
+    then = status_at_filing(voters, filed_on)
+    registered_after = int((then == NOT_REGISTERED).sum())
+    purged_after = int(((written == "P") & (then != "P") & (then != NOT_REGISTERED)).sum())
 
     res = _resident_page_lines(signatures, pages)
     if len(res):
         if matches is None:
             matches = _match_lines(res, voters, placement)
         late = unauthenticated_lines(res, pages, filed_on=filed_on)
-        lines = _examine_lines(res, voters, placement, statuses, decisions, matches, late)
+        lines = _examine_lines(
+            res, voters, placement, statuses, decisions, matches, late, filed_on=filed_on
+        )
     else:
         lines = _empty_lines()
     n_signers = int((lines["status"] == "counted").sum())
@@ -415,6 +489,8 @@ def resident_test(
         "voters_unplaced": voters_unplaced,
         "voters_unplaced_counted_status": unplaced_counted,
         "voters_other_towns": int(other_towns.sum()),
+        "voters_registered_after_filing": registered_after,
+        "voters_purged_after_filing": purged_after,
     }
     return summary, lines, defs
 
@@ -694,6 +770,8 @@ def _examine_lines(
     decisions: pd.DataFrame | None,
     matches: pd.DataFrame,
     late: pd.Series | None = None,
+    *,
+    filed_on: dt.date | None = None,
 ) -> pd.DataFrame:
     name_raw = _col(res, "name")
     if late is None:
@@ -772,8 +850,11 @@ def _examine_lines(
 
     matched = voter_row.notna()
     rows = voter_row[matched]
-    status_of = _col(voters, "STATUS").str.upper()
+    status_of = status_at_filing(voters, filed_on)
+    written_of = _col(voters, "STATUS").str.upper()
     v_status = pd.Series("", index=res.index, dtype=str)
+    v_written = pd.Series("", index=res.index, dtype=str)
+    v_written.loc[rows.index] = written_of.loc[rows.to_numpy()].to_numpy()
     v_status.loc[rows.index] = status_of.loc[rows.to_numpy()].to_numpy()
     v_placed = pd.Series(False, index=res.index)
     v_inside = pd.Series(False, index=res.index)
@@ -787,6 +868,8 @@ def _examine_lines(
     v_other.loc[rows.index] = (reason_of.loc[rows.to_numpy()] == REASON_OTHER_TOWN).to_numpy()
     v_differs = pd.Series(False, index=res.index)
     v_differs.loc[rows.index] = (reason_of.loc[rows.to_numpy()] == REASON_TOWN_DIFFERS).to_numpy()
+    v_city = pd.Series(False, index=res.index)
+    v_city.loc[rows.index] = (reason_of.loc[rows.to_numpy()] == REASON_OTHER_CITY).to_numpy()
     sboeid = pd.Series("", index=res.index, dtype=str)
     sboeid.loc[rows.index] = _col(voters, "SBOEID").loc[rows.to_numpy()].to_numpy()
 
@@ -826,9 +909,25 @@ def _examine_lines(
         "the voter file records the voter in a town that is not one of the petition's (TOWNCITY)",
     )
     note = note.where(
+        ~(v_city & (status_s == "needs_review")),
+        "the voter's residence city (RCITY) is neither a town of the petition nor a post "
+        "office of its homes: the same street address may be in another city; review",
+    )
+    note = note.where(
         ~(v_differs & (status_s == "needs_review")),
         "the voter file records the voter in a town that is not one of the petition's "
         "(TOWNCITY), but the residence is on a roll of the petition: review",
+    )
+    unregistered = matched & (v_status == NOT_REGISTERED)
+    note = note.where(
+        ~(unregistered & (status_s == "not_qualified_voter")),
+        "the voter registered after the filing date: not a qualified voter when the "
+        "petition was filed (REGDATE)",
+    )
+    then_qualified = matched & (v_written == "P") & (v_status != "P") & ~unregistered
+    note = note.where(
+        ~(then_qualified & (status_s == "counted")),
+        "purged after the filing date: a qualified voter when the petition was filed (PURGE_DATE)",
     )
     note = note.where(~(defect & ~missing), late)
     note = note.where(~missing, "line without " + np.where(name_raw == "", "a name", "an address"))
