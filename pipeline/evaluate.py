@@ -87,6 +87,7 @@ from pipeline.people.voters import (
     match_resident_lines,
     resident_decisions_not_applied,
     resident_test,
+    unplaced_voters_deficiency,
     unplaced_voters_warning,
     voter_addresses,
 )
@@ -1902,6 +1903,7 @@ def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame
             matches=prepared.resident_matches,
         )
         warnings += unplaced_voters_warning(rtest)
+        rdef += unplaced_voters_deficiency(rtest)
     else:
         rtest, rdef = resident_absent(prepared, warnings)
         resident_lines = pd.DataFrame(columns=list(_RESIDENT_LINES))

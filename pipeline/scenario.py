@@ -86,7 +86,12 @@ from pipeline.keys import is_village_swis
 from pipeline.law.checks import designees_check, inhabitant_schedule, population_check
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.model import PetitionInputs
-from pipeline.people.voters import counted_status, resident_test, unplaced_voters_warning
+from pipeline.people.voters import (
+    counted_status,
+    resident_test,
+    unplaced_voters_deficiency,
+    unplaced_voters_warning,
+)
 from pipeline.tools.numbers import percent_text
 from pipeline.tools.shapes import made_valid
 from pipeline.valuation import (
@@ -916,6 +921,7 @@ class Scenario:
                 at_threshold(b.lines.fraction(fr.fraction), th),
             )
             warnings += unplaced_voters_warning(rtest)
+            rdef += unplaced_voters_deficiency(rtest)
         else:
             rtest, rdef = resident_absent(prep, warnings)
         if b.inhabitants is not None:

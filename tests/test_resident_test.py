@@ -431,6 +431,15 @@ def test_unplaced_voters_that_could_change_the_verdict_are_warned_about() -> Non
     }
     (warning,) = unplaced_voters_warning(test)
     assert "1 of 9 = 11.1111 %" in warning
+    # and a deficiency: the petition is not shown sufficient while the verdict
+    # rests on a review still to be made (audit A2), as inhabitants_unplaced
+    from pipeline.people.voters import unplaced_voters_deficiency
+
+    (deficiency,) = unplaced_voters_deficiency(test)
+    assert deficiency["code"] == "voters_unplaced"
+    assert deficiency["paragraph"] == "2-202.1.a(1)"
+    assert deficiency["message"] == warning
+    assert unplaced_voters_deficiency({**test, "voters_unplaced_counted_status": 0}) == []
     assert unplaced_voters_warning({**test, "voters_unplaced_counted_status": 0}) == []
     assert unplaced_voters_warning({**test, "passes": False}) == []
     # 3 signers of 10: 30 %; 5 unplaced: 3 of 15 = 20 %, still passes: no warning

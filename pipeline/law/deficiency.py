@@ -33,6 +33,7 @@ PARAGRAPHS: Mapping[str, str] = MappingProxyType(
         "unapportioned_records": "2-202.1.a(2)",
         "roll_not_last_completed": "2-202.1.a(2)",
         "resident_percent_not_met": "2-202.1.a(1)",
+        "voters_unplaced": "2-202.1.a(1)",
         # the owner route was removed by the amendment effective 2024-01-01
         "owner_basis_not_allowed": "2-202.1.a (as amended 2024)",
         "no_signatures": "2-202.1.a",

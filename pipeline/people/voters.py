@@ -502,21 +502,39 @@ def unplaced_voters_warning(test: Mapping[str, Any]) -> list[str]:
     so the test counts only the voters placed inside. Where the test passes but
     would fail had every unplaced voter of a counted status lived in the
     territory (:math:`100 N / (Q + U) <` the percent required), the verdict
-    rests on that review (``voters-unplaced.csv``).
+    rests on that review (``voters-unplaced.csv``); the same condition is the
+    deficiency of :func:`unplaced_voters_deficiency`.
     """
+    shortfall = _unplaced_shortfall(test)
+    return [shortfall] if shortfall else []
+
+
+def unplaced_voters_deficiency(test: Mapping[str, Any]) -> list[Deficiency]:
+    """``voters_unplaced`` when the voters that could not be placed could change the verdict.
+
+    The petition is not shown sufficient while its resident test rests on a
+    review still to be made (as ``inhabitants_unplaced`` for the population):
+    the condition of :func:`unplaced_voters_warning`.
+    """
+    shortfall = _unplaced_shortfall(test)
+    return [deficiency_for("voters_unplaced", shortfall)] if shortfall else []
+
+
+def _unplaced_shortfall(test: Mapping[str, Any]) -> str:
+    """The message when placing the unplaced voters inside would fail the test, else ``""``."""
     if not test.get("applies") or not test.get("passes"):
-        return []
+        return ""
     u = int(test.get("voters_unplaced_counted_status") or 0)
     q, n = int(test.get("qualified_voters") or 0), int(test.get("qualifying_signers") or 0)
     required = float(test.get("required_percent") or 0.0)
     if u == 0 or 100.0 * n / (q + u) >= required:
-        return []
-    return [
+        return ""
+    return (
         f"{u} voter(s) of a counted status could not be placed (voters-unplaced.csv); the "
         f"resident test passes with {n} of {q} qualified voters, but had they all lived in "
         f"the territory it would be {n} of {q + u} = {percent_text(100.0 * n / (q + u))} %, "
         f"under the {required:g} % required: the verdict rests on their review (rules § 3)"
-    ]
+    )
 
 
 def _resident_page_lines(signatures: pd.DataFrame, pages: pd.DataFrame) -> pd.DataFrame:
