@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import json
 import re
 import tomllib
 from collections.abc import Mapping
@@ -324,7 +325,11 @@ def _suggest(word: str, choices: list[str]) -> str:
 
 
 def _key_part(raw: dict[str, Any], before: list[Any], part: Any) -> str:
-    """One part of a config key for a message: ``.name``, ``.<town SWIS>`` or ``[i]``."""
+    """One part of a config key for a message: ``.name``, ``.<town SWIS>`` or `` #n``.
+
+    A table of a list (``[[designees]]``) is numbered from 1, as the
+    unknown-key message numbers it (``designees #2.name``).
+    """
     if not isinstance(part, int):
         return f".{part}"
     if before == ["towns"]:
@@ -333,7 +338,27 @@ def _key_part(raw: dict[str, Any], before: list[Any], part: Any) -> str:
             swis = towns[part].get("swis")
             if isinstance(swis, str) and re.fullmatch(r"\d{6}", swis.strip()):
                 return f".{swis.strip()}"
-    return f"[{part}]"
+    return f" #{part + 1}"
+
+
+def _plain_words(err: Mapping[str, Any]) -> str:
+    """A validation error in words a town clerk can act on (pydantic's otherwise)."""
+    kind = str(err.get("type", ""))
+    given = err.get("input")
+    field = str(err["loc"][-1]) if err.get("loc") else ""
+    if kind == "string_pattern_mismatch" and field == "swis":
+        return f'{given!r} is no SWIS code: write the town\'s 6 digits in quotes ("104400")'
+    if kind == "string_type" and isinstance(given, int | float) and not isinstance(given, bool):
+        return f'write the value in quotes, as text ("{given}")'
+    if kind in ("too_short", "string_too_short"):
+        return "must not be empty" if kind == "string_too_short" else "give at least one value"
+    if kind in ("tuple_type", "list_type"):
+        example = f", e.g. [{json.dumps(given)}]" if isinstance(given, str | int | float) else ""
+        return f"should be a list in brackets{example}"
+    if kind.startswith("date"):
+        return f"{given!r} is no date: write it as YYYY-MM-DD, without quotes (2023-06-01)"
+    msg: str = str(err.get("msg", "")).removeprefix("Value error, ")
+    return msg
 
 
 def _check_unknown_keys(raw: Mapping[str, Any], file: Path) -> None:
@@ -427,7 +452,7 @@ def load_config(path: str | Path) -> PetitionConfig:
         # another list's item by its position (designees[0].name)
         parts = [p for p in err["loc"] if "[" not in str(p)]
         loc = "".join(_key_part(raw, parts[:i], p) for i, p in enumerate(parts)).lstrip(".")
-        raise InputError(file, err["msg"].removeprefix("Value error, "), column=loc) from None
+        raise InputError(file, _plain_words(err), column=loc) from None
     for key, p in config.input_files().items():
         if not p.exists():
             raise InputError(file, f"the file {p} does not exist", column=key)

@@ -97,8 +97,40 @@ def test_wrong_type_names_the_key(tmp_path: Path) -> None:
 def test_bad_basis_and_bad_swis(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"petition\.bases"):
         load_config(_write(tmp_path, MINIMAL.replace('["owners"]', '["landlords"]')))
-    with pytest.raises(InputError, match=r"towns\[0\]\.swis"):
+    # a list's table numbered from 1, and words a clerk can act on (audit A5:
+    # a regex and a 0-based index before)
+    with pytest.raises(InputError) as err:
         load_config(_write(tmp_path, MINIMAL.replace('"104400"', '"1044"')))
+    assert err.value.column == "towns #1.swis"
+    assert "'1044' is no SWIS code: write the town's 6 digits in quotes" in err.value.message
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "column", "words"),
+    [
+        (
+            'swis = "104400"',
+            "swis = 104400",
+            "towns #1.swis",
+            'write the value in quotes, as text ("104400")',
+        ),
+        ('["owners"]', "[]", "petition.bases", "give at least one value"),
+        (
+            '["owners"]',
+            '"owners"',
+            "petition.bases",
+            'should be a list in brackets, e.g. ["owners"]',
+        ),
+        ("2023-06-01", '"06/01/2023"', "petition.filed_on", "write it as YYYY-MM-DD"),
+    ],
+)
+def test_config_messages_in_plain_words(
+    tmp_path: Path, old: str, new: str, column: str, words: str
+) -> None:
+    with pytest.raises(InputError) as err:
+        load_config(_write(tmp_path, MINIMAL.replace(old, new)))
+    assert err.value.column == column
+    assert words in err.value.message
 
 
 def test_missing_input_file_names_the_key(tmp_path: Path) -> None:

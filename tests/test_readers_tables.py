@@ -268,7 +268,7 @@ def test_apportionment_only_one_value_column(tmp_path: Path) -> None:
         ("104401,1-1-2,,", "fraction_in_territory", "give fraction"),
         ("104401,1-1-2,1.5,", "fraction_in_territory", "at most 1"),
         ("104401,1-1-2,,-1", "value_in_territory", "at least 0"),
-        ("104401,1-1-1.0,0.5,", "print_key_code", "duplicate parcel 104401|1-1-1"),
+        ("104401,1-1-1.0,0.5,", "print_key_code", "duplicate parcel 104401:1-1-1.0: rows 1, 2"),
         ("1044,1-1-2,0.5,", "swis_code", "6 digits"),
     ],
 )

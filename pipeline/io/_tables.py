@@ -356,7 +356,11 @@ def read_apportionment_overrides(path: str | Path) -> pd.DataFrame:
         index=df.index,
     )
     check_unique(
-        out, path, [PARCEL_KEY], column="print_key_code", label=lambda r: f"parcel {r[PARCEL_KEY]}"
+        out,
+        path,
+        [PARCEL_KEY],
+        column="print_key_code",
+        label=lambda r: f"parcel {r['swis_code']}:{r['print_key_code']}",
     )
     return finish(out, APPORTIONMENT_OVERRIDE_COLUMNS)
 
@@ -427,7 +431,11 @@ def read_ownership_overrides(path: str | Path) -> pd.DataFrame:
         index=df.index,
     )
     check_unique(
-        out, path, [PARCEL_KEY], column="print_key_code", label=lambda r: f"parcel {r[PARCEL_KEY]}"
+        out,
+        path,
+        [PARCEL_KEY],
+        column="print_key_code",
+        label=lambda r: f"parcel {r['swis_code']}:{r['print_key_code']}",
     )
     return finish(out, OWNERSHIP_OVERRIDE_COLUMNS)
 

@@ -241,11 +241,10 @@ def _repair_polygons(
     not_poly = ~np.isin(types, (3, 6, 7))
     if not_poly.any():
         i = int(np.flatnonzero(not_poly)[0])
-        kind = shapely.get_type_id(geoms[i])
         name = geoms[i].geom_type
         raise InputError(
             path,
-            f"{what}: a {name} where a polygon is expected (type id {kind})",
+            f"{what}: a {name} where a polygon is expected",
             feature=i + 1,
             column="geometry",
         )
