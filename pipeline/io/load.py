@@ -778,10 +778,17 @@ def load_inputs(
     )
     if not parcels.empty and not shares_area(parcels.geometry.array, territory):
         read_as = layer_crs(config.territory.boundary, crs=config.territory.crs)
+        layers_as = sorted(
+            {
+                f"{path.name} as {layer_crs(path, crs=config.territory.crs) or 'its file CRS'}"
+                for path in parcel_layers
+            }
+        )
         raise InputError(
             config.territory.boundary,
-            "the territory overlaps no parcel of the towns listed (most often a wrong CRS: "
-            f"the territory was read as {read_as or config.territory.crs or 'the file CRS'})",
+            "the territory overlaps no parcel of the towns listed (most often a wrong CRS, of "
+            "the territory or of the parcel layer: the territory was read as "
+            f"{read_as or config.territory.crs or 'the file CRS'}, {'; '.join(layers_as)})",
             feature=1,
         )
     _check_rolls_join_parcels(config, rolls, parcels, roll_files)
