@@ -25,7 +25,9 @@ Matching in this first form is exact, never guessed:
   (:func:`voter_addresses`), must be equal (units are ignored on both sides);
 * a line whose name and address fit several voters is ``needs_review``; a line
   that fits only after dropping a written middle name that the voter file does
-  not record is also ``needs_review`` (score 90), never counted automatically.
+  not record is also ``needs_review`` (score 90), never counted automatically;
+  so is a line whose exact name is a voter's registered at another address
+  (moved within the territory, or a namesake: a person decides).
 
 Line statuses (the contract's ``signatures.csv``): ``counted``,
 ``duplicate`` (a person already counted on an earlier line; lines are taken in
@@ -38,6 +40,7 @@ placed), ``page_defect`` (a line without a name or without an address,
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections.abc import Callable, Collection, Mapping
@@ -317,6 +320,11 @@ def _match_fuzzy(
         if not name or not a:
             continue
         _, _, res = match_written_name(ref, name, a, review_name_elsewhere=False)
+        if res.tier == "none" and res.note.startswith(_NAME_ELSEWHERE):
+            # the exact name of a voter registered at another address goes to
+            # review, as on owner pages: a voter who moved within the territory
+            # is still one of its qualified voters (audit A2), a namesake is not
+            res = dataclasses.replace(res, tier="review", score=100.0)
         note_v[pos] = res.note
         if res.tier == "accept":
             voter_row_v[pos] = rows[res.identity]
@@ -343,6 +351,11 @@ def _match_fuzzy(
     ambiguous = pd.Series(ambiguous_v, index=names.index, dtype=str)
     evidence = pd.Series(evidence_v, index=names.index, dtype=object)
     return voter_row, score, note, ambiguous, evidence
+
+
+#: The note of :func:`pipeline.people.matching.match_people` for an exact name
+#: found only at other addresses.
+_NAME_ELSEWHERE = "name found at another address"
 
 
 def _empty_lines() -> pd.DataFrame:
