@@ -113,6 +113,10 @@ VOTER_COLUMNS: tuple[str, ...] = (
     "REGDATE",
     "INACT_DATE",
     "PURGE_DATE",
+    # the SBOEID of the person's first registration in the file: two
+    # registrations of one name and date of birth are one person (the date of
+    # birth itself is not kept); "" when not read from a BOE file (= SBOEID)
+    "REGISTRANT",
     SOURCE_ROW,
 )
 

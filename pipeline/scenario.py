@@ -88,6 +88,7 @@ from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.model import PetitionInputs
 from pipeline.people.voters import (
     counted_status,
+    registrants,
     resident_test,
     unplaced_voters_deficiency,
     unplaced_voters_warning,
@@ -244,6 +245,9 @@ class _Base:
     #: The resident lines for a territory holding no voter (None without a voter
     #: file): which await review does not depend on the territory.
     resident_lines0: pd.DataFrame | None
+    #: The person of each qualified registration of ``voters`` (codes), where
+    #: some person is registered twice; None when every registration is its own.
+    voter_person: npt.NDArray[np.intp] | None
     resident_defs0: tuple[Deficiency, ...]
     inhabitants: _People | None  # named, placed, first entry of a person
     inhabitant_anon: BoolArray
@@ -355,6 +359,7 @@ class _Base:
         anon = np.zeros(0, dtype=bool)
         resident0: dict[str, Any] = {}
         rlines0: pd.DataFrame | None = None
+        voter_person: npt.NDArray[np.intp] | None = None
         rdefs0: list[Deficiency] = []
         if inputs.voters is not None and prep.voter_place is not None:
             vp = prep.voter_place  # placed nowhere: every voter outside
@@ -364,6 +369,10 @@ class _Base:
             )
             qual = (ok & vp["placed"]).to_numpy()
             voters = _People.of(vp.loc[qual, PARCEL_KEY], keys, override_fraction)
+            # the person of each qualified registration (one registered twice counts once)
+            codes, persons = pd.factorize(registrants(inputs.voters).to_numpy()[qual])
+            if len(persons) < len(codes):
+                voter_person = np.asarray(codes, dtype=np.intp)
             resident0, rlines, rdefs0 = resident_test(
                 prep.signatures,
                 prep.pages,
@@ -430,6 +439,7 @@ class _Base:
             line_person=line_person,
             resident0=resident0,
             resident_lines0=rlines0,
+            voter_person=voter_person,
             resident_defs0=tuple(rdefs0),
             inhabitants=inh,
             inhabitant_anon=anon,
@@ -972,7 +982,8 @@ class Scenario:
         the regime's percent.
         """
         b = self._base
-        q = int(voter_inside.sum())
+        persons = b.voter_person
+        q = int(voter_inside.sum()) if persons is None else len(np.unique(persons[voter_inside]))
         n = len(np.unique(b.line_person[line_inside]))
         r0 = b.resident0
         required = float(r0["required_percent"])

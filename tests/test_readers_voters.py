@@ -222,3 +222,26 @@ def test_a_date_that_is_no_date_is_bad_input(tmp_path: Path) -> None:
         read_voters(write_boe(tmp_path, BOE_FIELDS_47, recs))
     assert (exc.value.row, exc.value.column) == (2, "PURGE_DATE")
     assert "'20231345' is not a date" in exc.value.message
+
+
+def test_two_registrations_of_one_name_and_birth_date_are_one_person(tmp_path: Path) -> None:
+    # Anna registered twice (same names, middle initial and date of birth): the
+    # second registration's person is the first's SBOEID; Ben, born the same day
+    # but of another name, and an Anna without a date of birth are their own.
+    # The date of birth itself is not kept.
+    twice = {**ANNA, "SBOEID": "NY000000000000000099", "DOB": "19650412"}
+    recs = [
+        {**ANNA, "DOB": "19650412"},
+        {**BEN, "DOB": "19650412"},
+        twice,
+        {**ANNA, "SBOEID": "NY000000000000000077", "DOB": ""},
+    ]
+    voters = read_voters(write_boe(tmp_path, BOE_FIELDS_47, recs))
+    first = voters["SBOEID"].iloc[0]
+    assert voters["REGISTRANT"].tolist() == [
+        first,
+        voters["SBOEID"].iloc[1],
+        first,
+        "NY000000000000000077",
+    ]
+    assert "DOB" not in voters.columns

@@ -732,3 +732,45 @@ def test_scenario_counts_voters_at_their_status_on_the_filing_date(tmp_path: Pat
     _close(sc.results(), sc.evaluate().summary)
     lines = sc.resident_lines()
     assert lines["status"].tolist() == ["counted", "not_qualified_voter"]
+
+
+def test_one_person_registered_twice_is_one_voter_and_one_signer(tmp_path: Path) -> None:
+    # ANN Q ROE, born 1965-04-12, registered at 1 Main St (NY01) and again at 2
+    # Main St (NY09, a stale registration), both inside; BO RAY and CY LEE
+    # registered once; DI ROE born 1990 is another person. Ann signs at each
+    # address, Bo once. Persons qualified: Ann, Bo, Cy, Di = 4 (not 5
+    # registrations); signers: Ann (once: her second line is a duplicate) and
+    # Bo = 2, so 100 x 2 / 4 = 50 % (not 3 of 5 = 60 %). The run and the
+    # Scenario agree (audit A2); the date of birth is in no output.
+    from test_run_handworked import _resident_page
+
+    root = tmp_path / "p"
+    config = _resident_page(
+        root,
+        [
+            "Ann Q Roe,1 Main St,Harlow,2023-05-01,,",
+            "Ann Q Roe,2 Main St,Harlow,2023-05-01,,",
+            "Bo Ray,2 Main St,Harlow,2023-05-01,,",
+        ],
+        "",
+    )
+    (root / "voters.csv").write_text(
+        "LASTNAME,FIRSTNAME,MIDDLENAME,RADDNUMBER,RSTREETNAME,TOWNCITY,STATUS,SBOEID,DOB\n"
+        "ROE,ANN,Q,1,MAIN ST,HARLOW,A,NY01,19650412\n"
+        "ROE,ANN,QUINN,2,MAIN ST,HARLOW,A,NY09,19650412\n"
+        "RAY,BO,,2,MAIN ST,HARLOW,A,NY02,19700101\n"
+        "LEE,CY,,1,MAIN ST,HARLOW,A,NY03,19800101\n"
+        "ROE,DI,,1,MAIN ST,HARLOW,A,NY04,19900101\n"
+    )
+    sc = Scenario.from_config(config)
+    rt = sc.results()["resident_test"]
+    assert (rt["qualified_voters"], rt["qualifying_signers"]) == (4, 2)
+    assert rt["percent"] == 50.0
+    _close(sc.results(), sc.evaluate().summary)
+    assert sc.resident_lines()["status"].tolist() == ["counted", "duplicate", "counted"]
+    from pipeline.run import run_petition
+
+    out = run_petition(config, out=tmp_path / "r")
+    for f in out.iterdir():
+        if f.suffix in (".csv", ".json", ".html", ".txt"):
+            assert "19650412" not in f.read_text() and "1965-04-12" not in f.read_text()

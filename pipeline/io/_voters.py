@@ -42,7 +42,7 @@ assert len(BOE_FIELDS_45) == 45 and set(BOE_FIELDS_45) == set(BOE_FIELDS_47) - {
 _OPTIONAL = ("RAPARTMENTTYPE", "RADDRNONSTD")
 _REQUIRED_BY_NAME = ("SBOEID", "LASTNAME", "FIRSTNAME", "STATUS")
 _FIELD_NAMES = frozenset(BOE_FIELDS_47) | frozenset(BOE_FIELDS_45)
-_KEEP = tuple(c for c in VOTER_COLUMNS if c != SOURCE_ROW)
+_KEEP = tuple(c for c in VOTER_COLUMNS if c not in (SOURCE_ROW, "REGISTRANT"))
 #: The dates kept (``YYYYMMDD`` in the BOE file; ``YYYY-MM-DD`` and ``M/D/YYYY``
 #: as a spreadsheet may save them), read into ISO text.
 _DATES = ("REGDATE", "INACT_DATE", "PURGE_DATE")
@@ -151,7 +151,43 @@ def read_voters(path: str | Path) -> pd.DataFrame:
     _check_statuses(out, path)
     for col in _DATES:
         out[col] = _iso_dates(out, col, path)
+    out["REGISTRANT"] = _registrants(out, raw["DOB"] if "DOB" in raw.columns else None)
     return out.loc[:, list(VOTER_COLUMNS)].reset_index(drop=True)
+
+
+def _registrants(voters: pd.DataFrame, dob: pd.Series | None) -> pd.Series:
+    """Each voter's person: the SBOEID of the first registration of their name and birth date.
+
+    A person registered twice (a stale registration at an old address left
+    beside the new one) is one qualified voter and one signer
+    (§ 2-202.1.a(1)): registrations with the same last, first and suffix
+    names, the same middle initial and the same date of birth share the
+    SBOEID of the first of them in the file. A registration without a date
+    of birth is its own person. The date of birth is used here only and
+    never kept.
+    """
+    sboeid = voters["SBOEID"]
+    if dob is None:
+        return sboeid.copy()
+    born = dob.astype("str").str.strip().reindex(voters.index).fillna("")
+
+    def part(col: str) -> pd.Series:
+        return voters[col].str.upper().str.replace(r"[^A-Z0-9 ]", "", regex=True).str.strip()
+
+    key = (
+        part("LASTNAME")
+        + "|"
+        + part("FIRSTNAME")
+        + "|"
+        + part("MIDDLENAME").str.slice(0, 1)
+        + "|"
+        + part("NAMESUFFIX")
+        + "|"
+        + born
+    )
+    first = sboeid.groupby(key, sort=False).transform("first")
+    out: pd.Series = first.where(born != "", sboeid)
+    return out
 
 
 def _check_statuses(voters: pd.DataFrame, path: str | Path) -> None:

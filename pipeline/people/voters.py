@@ -126,6 +126,18 @@ def _col(frame: pd.DataFrame, name: str) -> pd.Series:
     return pd.Series("", index=frame.index, dtype=str)
 
 
+def registrants(voters: pd.DataFrame) -> pd.Series:
+    """The person of each registration: ``REGISTRANT`` (the reader's), else the ``SBOEID``.
+
+    Two registrations of one name and date of birth share the SBOEID of the
+    first (:func:`pipeline.io.read_voters`): the resident test counts that
+    person once among the qualified voters and once among the signers.
+    """
+    reg = _col(voters, "REGISTRANT")
+    sboeid = _col(voters, "SBOEID")
+    return reg.where(reg != "", sboeid)
+
+
 def voter_addresses(voters: pd.DataFrame) -> pd.Series:
     """The residence address text of each voter (number, half, directions, street).
 
@@ -445,7 +457,8 @@ def resident_test(
     """
     required = float(regime.resident_percent)
     quals = qualified_voters(voters, statuses=statuses, placement=placement, filed_on=filed_on)
-    n_qualified = len(quals)
+    # persons, not registrations: one registered twice in the territory counts once
+    n_qualified = int(registrants(quals).nunique())
     unplaced = ~placement["placed"].reindex(voters.index).fillna(False).astype(bool)
     # voters the board records in a town not of the petition live elsewhere
     other_towns = placement["reason"].reindex(voters.index).astype("str") == REASON_OTHER_TOWN
@@ -903,6 +916,9 @@ def _examine_lines(
     v_city.loc[rows.index] = (reason_of.loc[rows.to_numpy()] == REASON_OTHER_CITY).to_numpy()
     sboeid = pd.Series("", index=res.index, dtype=str)
     sboeid.loc[rows.index] = _col(voters, "SBOEID").loc[rows.to_numpy()].to_numpy()
+    # the person behind the registration (two registrations of one person: one signer)
+    registrant = pd.Series("", index=res.index, dtype=str)
+    registrant.loc[rows.index] = registrants(voters).loc[rows.to_numpy()].to_numpy()
 
     ok_status = v_status.isin(_statuses(statuses))
     missing = (name_raw == "") | (line_keys["address_norm"] == "")
@@ -965,7 +981,7 @@ def _examine_lines(
 
     person = np.where(
         matched,
-        "voter:" + sboeid,
+        "voter:" + registrant,
         "signer:" + line_keys["name_key"] + "@" + line_keys["address_norm"],
     )
     person_s = pd.Series(person, index=res.index, dtype=str)
