@@ -56,6 +56,29 @@ def _roll_row(pk: str, number: str, first: str, last: str) -> dict[str, Any]:
     return row
 
 
+def _john_smiths_owner_page() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One owner page (witnessed, sworn 2023-05-03) holding John Smith's line at 1 Main St."""
+    pages = pd.DataFrame([{c: "" for c in PAGE_COLUMNS}]).assign(
+        page=1,
+        basis="owners",
+        witness_name="Ann Witness",
+        witness_address="5 Main St",
+        stated_signature_count=1,
+        sworn_on="2023-05-03",
+        source_row=1,
+    )
+    sigs = pd.DataFrame([{c: "" for c in SIGNATURE_COLUMNS}]).assign(
+        page=1,
+        line=1,
+        name="John Smith",
+        address="1 Main St",
+        town="T",
+        credited_assessed_value=np.nan,
+        source_row=1,
+    )
+    return pages, sigs
+
+
 @pytest.fixture(scope="module")
 def tiny() -> Scenario:
     pks = ["1.-1-1", "1.-1-2", "1.-1-3", "1.-1-4"]
@@ -84,26 +107,7 @@ def tiny() -> Scenario:
         geometry=boxes,
         crs="EPSG:2260",
     )
-    pages = pd.DataFrame([{c: "" for c in PAGE_COLUMNS}])
-    pages = pages.assign(
-        page=1,
-        basis="owners",
-        witness_name="Ann Witness",
-        witness_address="5 Main St",
-        stated_signature_count=1,
-        sworn_on="2023-05-03",
-        source_row=1,
-    )
-    sigs = pd.DataFrame([{c: "" for c in SIGNATURE_COLUMNS}])
-    sigs = sigs.assign(
-        page=1,
-        line=1,
-        name="John Smith",
-        address="1 Main St",
-        town="T",
-        credited_assessed_value=np.nan,
-        source_row=1,
-    )
+    pages, sigs = _john_smiths_owner_page()
     inputs = PetitionInputs(
         name="Tiny",
         filed_on=dt.date(2023, 6, 1),
@@ -547,24 +551,7 @@ def _in_a_row(
         geometry=[p[5] for p in parcels_spec],
         crs="EPSG:2260",
     )
-    pages = pd.DataFrame([{c: "" for c in PAGE_COLUMNS}]).assign(
-        page=1,
-        basis="owners",
-        witness_name="Ann Witness",
-        witness_address="5 Main St",
-        stated_signature_count=1,
-        sworn_on="2023-05-03",
-        source_row=1,
-    )
-    sigs = pd.DataFrame([{c: "" for c in SIGNATURE_COLUMNS}]).assign(
-        page=1,
-        line=1,
-        name="John Smith",
-        address="1 Main St",
-        town="T",
-        credited_assessed_value=np.nan,
-        source_row=1,
-    )
+    pages, sigs = _john_smiths_owner_page()
     rate_source = "config" if b1_rate is not None else "none"
     # town polygons, when asked: T x 0..200, U x 200..300, both y 0..200
     t_box, u_box = shapely.box(0, 0, 200, 200), shapely.box(200, 0, 300, 200)
