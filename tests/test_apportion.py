@@ -106,6 +106,19 @@ def test_a_strip_of_land_wider_than_noise_is_no_sliver() -> None:
     assert (row["fraction_in_territory"], row["fraction_source"]) == (1.0, "sliver")
 
 
+def test_a_piece_beside_a_shared_edge_is_measured_alone() -> None:
+    # audit G7: a 1,000 ft square parcel whose neighbour's edge the territory
+    # follows: territory = the neighbour (x -1000..0) plus a 40 x 100 ft piece
+    # of the parcel. Intersection = the piece plus the shared edge as a line
+    # (1,000 ft); only the piece's perimeter counts: 2 x 4,000 / 280 = 28.6 ft
+    # > 10 ft: land, 4,000 / 1,000,000 = 0.004 kept (before: 2 x 4,000 /
+    # 1,280 = 6.25 ft, snapped to 0)
+    territory = shapely.union(box(-1000, 0, 0, 1000), box(0, 0, 40, 100))
+    row = _one(box(0, 0, 1000, 1000), territory, sliver_tolerance=0.005)
+    assert row["fraction_in_territory"] == pytest.approx(0.004, abs=1e-12)
+    assert row["fraction_source"] == "geometry"
+
+
 def test_the_noise_width_is_in_feet_whatever_the_crs() -> None:
     # in metres (UTM): a strip 5 m = 16.4 ft wide of a parcel 2,000 m x 100 m
     # (0.25 %) is land; one of 2 m = 6.6 ft (0.1 %) is noise

@@ -870,6 +870,19 @@ def test_people_of_one_home_the_list_tells_apart_are_counted_each() -> None:
     assert (part["regular_inhabitants"], part["duplicates"]) == (8, 1)
 
 
+def test_a_nickname_of_two_names_does_not_join_them() -> None:
+    # audit G7: at 1 Oak St "Bill Jones", "William Jones" and "Robert Jones".
+    # BILL is a nickname of both WILLIAM and ROBERT, but WILLIAM and ROBERT are
+    # two people: Bill is one of them (which one the list cannot tell), so 2
+    # inside and 1 duplicate (before: Bill joined both, 1 inside)
+    names = ["Bill Jones", "William Jones", "Robert Jones"]
+    inh = pd.DataFrame(
+        {"name": names, "address": ["1 Oak St"] * 3, "town": ["K"] * 3, "source_row": [1, 2, 3]}
+    )
+    part, _ = population_check(inh, _placement([True] * 3, addresses=["1 OAK ST"] * 3), regime=PRE)
+    assert (part["regular_inhabitants"], part["duplicates"]) == (2, 1)
+
+
 def test_anonymised_minors_of_one_home_are_told_apart_by_their_numbers() -> None:
     # audit F3 (mi1, mi2): at 1 Oak St "Child of Aaron A. Abbott" and "Minor
     # child 1" may be one child (1 inside); at 2 Oak St "Minor" and "Minor child

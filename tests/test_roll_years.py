@@ -456,3 +456,20 @@ def test_a_file_named_for_one_year_holding_another_is_bad_input(
         load_inputs(load_config(root / two_years.name))
     assert str(err.value).startswith(f"{later}, column 'roll_year': the file is named for roll ")
     assert "year 2023 but also holds records of roll year(s) 2022" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "year"),
+    [
+        ("roll-2023.csv", 2023),
+        ("roll-2023-final.csv", 2023),
+        ("2022roll.csv", 2022),
+        ("roll-104400.csv", None),  # a SWIS code holds no year
+        ("roll-2022-2023.csv", None),  # two years name no one year (audit G7: 2022)
+        ("roll 2022 to 2023.csv", None),
+    ],
+)
+def test_the_year_of_a_roll_files_name(name: str, year: int | None) -> None:
+    from pipeline.io.history import _year_of_name
+
+    assert _year_of_name(Path(name)) == year

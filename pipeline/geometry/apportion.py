@@ -57,6 +57,10 @@ _THREAD_MIN_NEAR = 4_000
 #: 20,000 ft farm) and keeps its geometric fraction.
 SLIVER_MAX_WIDTH_FT = 10.0
 
+#: A part of a sliver piece smaller than this share of the piece is a hairline
+#: along the boundary (reprojection noise), not part of its shape.
+_HAIRLINE = 1e-3
+
 #: Parcels crossing the boundary from which they are intersected in two threads.
 _THREAD_MIN_OVERLAYS = 64
 
@@ -509,13 +513,22 @@ def _wider_than_noise(
     :math:`A = w\\ell`, :math:`L \\approx 2\\ell`); wider than
     :data:`SLIVER_MAX_WIDTH_FT` is land, not noise.
     """
-    pieces = np.where(
+    cut = np.where(
         outside,
         shapely.difference(geoms, territory),
         shapely.intersection(geoms, territory),
     )
-    area = shapely.area(pieces)
-    length = shapely.length(pieces)
+    area = np.zeros(len(cut))
+    length = np.zeros(len(cut))
+    for k, piece in enumerate(cut):
+        # the polygonal parts only: an edge the parcel shares with the territory
+        # comes back as a line, and a territory reprojected from degrees as
+        # hairline polygons along it; neither is a perimeter of the piece
+        parts = shapely.get_parts(polygonal(piece))
+        sizes = shapely.area(parts)
+        kept = parts[sizes >= _HAIRLINE * sizes.sum()] if len(parts) else parts
+        area[k] = float(shapely.area(kept).sum())
+        length[k] = float(shapely.length(kept).sum())
     with np.errstate(divide="ignore", invalid="ignore"):
         width = np.where(length > 0, 2.0 * area / length, 0.0) * feet_per_unit
     wide: BoolArray = width > SLIVER_MAX_WIDTH_FT

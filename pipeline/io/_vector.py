@@ -228,7 +228,7 @@ def _check_present(geoms: np.ndarray, path: str | Path, what: str) -> None:
 
 
 #: No coordinate of any CRS used here comes near this (in its units).
-_FARTHEST = 1e12
+_FARTHEST = 1e9
 
 
 def _repair_polygons(

@@ -44,7 +44,9 @@ ROLL_SUFFIXES = (".csv", ".json")
 #: File endings of boundary files inside an alternatives folder.
 VECTOR_SUFFIXES = (".geojson", ".json", ".gpkg", ".shp", ".fgb", ".parquet", ".kml", ".gml")
 
-_YEAR_NAME = re.compile(r"(?:^|[^0-9])((?:19|20)\d{2})(?:[^0-9]|$)")
+#: A year in a file's name, not part of a longer number (two years, as in
+#: ``roll-2022-2023``, name no one year: both are found)
+_YEAR_NAME = re.compile(r"(?<![0-9])((?:19|20)\d{2})(?![0-9])")
 _TEXT_COLUMNS = ("swis_code", "print_key_code", "town_swis", "owners", "signing_owners")
 
 

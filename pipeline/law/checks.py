@@ -427,26 +427,28 @@ def _cluster(entries: list[tuple[str, str, str]], *, label: bool) -> list[int]:
             i,
         ),
     )
-    persons: list[list[str]] = []
+    # each person: every given name it was written with (an entry joins only
+    # if alike with each: BILL joined by ROBERT is no WILLIAM), middle, unit
+    persons: list[tuple[list[str], list[str]]] = []
     out = [0] * len(entries)
     for i in order:
         given, middle, unit = entries[i]
-        for k, (g, m, u) in enumerate(persons):
+        for k, (givens, (m, u)) in enumerate(persons):
             if label:
-                same = not given or not g or given == g
+                same = not given or all(not g or given == g for g in givens)
             else:
-                same = _given_alike(given, g) and _middle_alike(middle, m)
+                same = all(_given_alike(given, g) for g in givens) and _middle_alike(middle, m)
             if same and (not unit or not u or unit == u):
-                if _specific(given) > _specific(g):
-                    persons[k][0] = given
-                if _specific(middle) > _specific(m):
-                    persons[k][1] = middle
-                persons[k][2] = u or unit
+                givens.append(given)
+                persons[k] = (
+                    givens,
+                    [middle if _specific(middle) > _specific(m) else m, u or unit],
+                )
                 out[i] = k
                 break
         else:
             out[i] = len(persons)
-            persons.append([given, middle, unit])
+            persons.append(([given], [middle, unit]))
     return out
 
 
