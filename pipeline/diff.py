@@ -99,7 +99,7 @@ class ResultsDiff:
         One row per change, columns :data:`DIFF_COLUMNS`; ``change`` is one of
         ``added``, ``removed``, ``split``, ``merged``, ``owners_changed``,
         ``value_changed``, ``signer_owner_changed``, ``roll`` (a town's roll
-        year), ``regime``, ``deficiency_added``, ``deficiency_removed`` (``field``
+        year), ``regime``, ``value_basis`` (the roll field the values are read from), ``deficiency_added``, ``deficiency_removed`` (``field``
         the code, ``related`` the paragraph, ``before`` / ``after`` the
         message), ``test``.
     tests
@@ -144,6 +144,12 @@ class ResultsDiff:
 
         section("roll", "Rolls used", lambda r: f"town {r.swis_code}: {r.before} -> {r.after}")
         section("regime", "Rule set (by the filing date)", lambda r: f"{r.before} -> {r.after}")
+        section(
+            "value_basis",
+            "Value basis (the roll field every value is read from; the values below change "
+            "with it)",
+            lambda r: f"{r.before} -> {r.after}",
+        )
         section("added", "Parcels added", key)
         section("removed", "Parcels removed", key)
         section("split", "Parcels split", lambda r: f"{key(r)} -> {r.related}")
@@ -302,6 +308,11 @@ _BASIS = "owner test: value basis"
 _BASIS_DOLLARS = ("owner test: total value", "owner test: signer value")
 
 
+def _value_field(summary: Mapping[str, Any]) -> str:
+    """The roll field a run's values are read from (``owner_test.value_basis_column``)."""
+    return str((summary.get("owner_test") or {}).get("value_basis_column") or "assessment_total")
+
+
 def _tests(a: Mapping[str, Any], b: Mapping[str, Any]) -> pd.DataFrame:
     from pipeline.scenario import metrics  # heavy import kept out of module load
 
@@ -339,6 +350,14 @@ def _tests(a: Mapping[str, Any], b: Mapping[str, Any]) -> pd.DataFrame:
             if label in _BASIS_DOLLARS:
                 change[i] = None
                 note[i] = f"basis changed: {basis_a} -> {basis_b}"
+    field_a, field_b = _value_field(a), _value_field(b)
+    if field_a != field_b:
+        # values read from another roll field (assessment_total, town_taxable_value):
+        # their dollars are not comparable either
+        for i, label in enumerate(labels):
+            if label in _BASIS_DOLLARS or label.endswith(": total full"):
+                change[i] = None
+                note[i] = f"value basis changed: {field_a} -> {field_b}"
     return pd.DataFrame(
         {"before": before.to_numpy(), "after": after.to_numpy(), "change": change, "note": note},
         index=pd.Index(labels, name="metric"),
@@ -512,6 +531,12 @@ def diff_results(a: ResultSet, b: ResultSet) -> ResultsDiff:
                 "before": a.summary.get("regime"),
                 "after": b.summary.get("regime"),
             }
+        )
+    field_a, field_b = _value_field(a.summary), _value_field(b.summary)
+    if field_a != field_b:
+        # the roll field every value is read from: the values below change with it
+        rows.append(
+            {"change": "value_basis", "field": "value_basis", "before": field_a, "after": field_b}
         )
     rows += _deficiency_changes(a.summary, b.summary)
     tests = _tests(a.summary, b.summary)

@@ -424,6 +424,22 @@ def test_diff_states_a_change_of_value_basis_not_a_difference_of_dollars() -> No
     assert same.tests.loc["owner test: total value", "note"] == ""
 
 
+def test_diff_states_a_change_of_the_roll_field_read() -> None:
+    # one town both times, assessed basis, but the values read from
+    # assessment_total (820,000) and then from town_taxable_value (810,000): no
+    # dollar difference is stated, and the report says the field changed
+    before = _owner_summary("assessed", 820_000.0, 600_000.0)
+    after = _owner_summary("assessed", 810_000.0, 600_000.0)
+    after["owner_test"] = {**after["owner_test"], "value_basis_column": "town_taxable_value"}  # type: ignore[dict-item]
+    d = diff_results(_no_parcels("total", before), _no_parcels("taxable", after))
+    note = "value basis changed: assessment_total -> town_taxable_value"
+    assert pd.isna(d.tests.loc["owner test: total value", "change"])
+    assert d.tests.loc["owner test: total value", "note"] == note
+    rows = d.changes.loc[d.changes["change"] == "value_basis"]
+    assert rows[["before", "after"]].values.tolist() == [["assessment_total", "town_taxable_value"]]
+    assert "  assessment_total -> town_taxable_value" in d.report()
+
+
 def test_diff_lists_deficiencies_changed_under_an_equal_count_and_the_minimum() -> None:
     # filed before and after 1 January 2024: 2 deficiencies each time, but
     # owner_part_percent_not_met went and owner_basis_not_allowed came, and
