@@ -86,6 +86,8 @@ def _computed_under(summary: dict[str, Any]) -> pd.Series:
         "petition: name": petition.get("name"),
         "petition: filed on": petition.get("filed_on"),
         "regime": summary.get("regime"),
+        # the roll field every value of the column is read from
+        "value basis": (summary.get("owner_test") or {}).get("value_basis_column"),
     }
     for roll in summary.get("rolls") or []:
         out[f"roll, town {roll['swis']}: roll year"] = roll.get("roll_year")
@@ -248,6 +250,8 @@ def run_batch(
             )
 
         config_labels = _config_labels([c.source or Path(configs[0]) for c in loaded])
+        # configs of one petition name are all labelled by their file
+        names = [c.petition.name for c in loaded]
         for config in loaded:
             source = config.source or Path(configs[0])
             working_crs = choose_working_crs(config)
@@ -270,7 +274,7 @@ def run_batch(
                 # the petition's own name in its summary; the column's label tells
                 # configs of one name apart by their file, not by a number
                 label = config.petition.name
-                if label in taken:
+                if names.count(label) > 1:
                     label = f"{label} [{config_labels[source]}]"
                 evaluate_row(
                     scenario,

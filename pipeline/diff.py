@@ -99,9 +99,10 @@ class ResultsDiff:
         One row per change, columns :data:`DIFF_COLUMNS`; ``change`` is one of
         ``added``, ``removed``, ``split``, ``merged``, ``owners_changed``,
         ``value_changed``, ``signer_owner_changed``, ``roll`` (a town's roll
-        year), ``regime``, ``value_basis`` (the roll field the values are read from), ``deficiency_added``, ``deficiency_removed`` (``field``
-        the code, ``related`` the paragraph, ``before`` / ``after`` the
-        message), ``test``.
+        year), ``regime``, ``value_basis`` (the roll field the values are read
+        from), ``deficiency_added``, ``deficiency_removed`` (``field`` the code,
+        ``related`` the paragraph, ``before`` / ``after`` the message),
+        ``test``.
     tests
         The headline figures side by side: index the metric, columns
         ``before``, ``after``, ``change`` (numbers only; none for the owner

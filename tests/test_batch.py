@@ -130,7 +130,7 @@ def test_many_configs_share_one_load(petition) -> None:
     # its config, and each summary keeps the petition's own name (audit A4: the
     # name was rewritten "(2)" in batch.json)
     assert [r.name for r in result.rows] == [
-        "Village of Handworked",
+        "Village of Handworked [petition-east]",
         "Village of Handworked [petition-west]",
     ]
     assert {r.summary["petition"]["name"] for r in result.rows} == {"Village of Handworked"}
@@ -138,6 +138,7 @@ def test_many_configs_share_one_load(petition) -> None:
     # the table says what each column was computed under: date, regime, roll years, rates
     table = result.table()
     assert table.loc["regime"].tolist() == ["2-202-pre-2024"] * 2
+    assert table.loc["value basis"].tolist() == ["assessment_total"] * 2
     assert table.loc["petition: filed on"].tolist() == ["2023-06-01"] * 2
     assert table.loc["roll, town 104600: roll year"].tolist() == [2022, 2022]
     assert table.loc["roll, town 104600: equalization rate"].tolist() == [50.0, 50.0]
