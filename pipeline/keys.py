@@ -383,8 +383,15 @@ def print_key_order(print_key: str) -> tuple[tuple[tuple[int, int | str], ...], 
     --------
     >>> sorted(["20.16-1-1", "20.-20-1", "20.-5-3"], key=print_key_order)
     ['20.-5-3', '20.-20-1', '20.16-1-1']
+    >>> sorted(["1.-1-2.1", "001.000-0001-003.000", "1.-1-2/A", "1.-1-2"], key=print_key_order)
+    ['1.-1-2', '1.-1-2/A', '1.-1-2.1', '001.000-0001-003.000']
     """
     head, _, rest = print_key.strip().partition("-")
     section, _, subsection = head.partition(".")
-    fields = [section, subsection, *re.split(r"[-.]", rest)] if rest else [section, subsection]
-    return tuple(label_order(f) if f else ((1, -1),) for f in fields)
+    fields = [section, subsection, *re.split(r"[-./]", rest)] if rest else [section, subsection]
+    # a field of zeros is a blank one (the long SBL form, 001.000-0001-004.000,
+    # is 1.-1-4), and trailing blanks are no fields
+    key = [label_order(f) if f.strip("0") else ((1, -1),) for f in fields]
+    while len(key) > 1 and key[-1] == ((1, -1),):
+        key.pop()
+    return tuple(key)

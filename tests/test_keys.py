@@ -187,3 +187,15 @@ def test_print_keys_in_the_order_of_the_roll() -> None:
         "20.16-1-1",
         "20.16-1-1.1",
     ]
+
+
+def test_print_keys_with_a_suffix_and_in_the_long_form() -> None:
+    # audit G7: 1.-1-2/A right after 1.-1-2 (its suffix), before 1.-1-2.1; the
+    # long SBL form 001.000-0001-003.000 is 1.-1-3, after both
+    keys = ["1.-1-2.1", "001.000-0001-003.000", "1.-1-2/A", "1.-1-2"]
+    assert sorted(keys, key=print_key_order) == [
+        "1.-1-2",
+        "1.-1-2/A",
+        "1.-1-2.1",
+        "001.000-0001-003.000",
+    ]
