@@ -384,6 +384,10 @@ def _check_unknown_keys(raw: Mapping[str, Any], file: Path) -> None:
                     )
 
 
+#: Path keys a config must give (section, key): an empty one cannot be left out.
+_REQUIRED_PATHS = frozenset({("territory", "boundary"), ("towns", "roll"), ("towns", "parcels")})
+
+
 def _resolve_paths(raw: dict[str, Any], base: Path, file: Path) -> dict[str, Any]:
     out = dict(raw)
     for section, keys in _PATH_KEYS.items():
@@ -404,10 +408,11 @@ def _resolve_paths(raw: dict[str, Any], base: Path, file: Path) -> dict[str, Any
                         if section == "towns"
                         else f"{section}.{k}"
                     )
+                    optional = (section, k) not in _REQUIRED_PATHS
                     raise InputError(
                         file,
-                        "an empty path: name the file (relative to the config), or leave "
-                        "the key out",
+                        "an empty path: name the file (relative to the config)"
+                        + (", or leave the key out" if optional else ""),
                         column=where,
                     )
                 if isinstance(table.get(k), str):

@@ -441,6 +441,7 @@ def test_unplaced_voters_that_could_change_the_verdict_are_warned_about() -> Non
     assert deficiency["code"] == "voters_unplaced"
     assert deficiency["paragraph"] == "2-202.1.a(1)"
     assert deficiency["message"] == warning
+    assert deficiency["where"] == "voters-unplaced.csv"
     assert unplaced_voters_deficiency({**test, "voters_unplaced_counted_status": 0}) == []
     assert unplaced_voters_warning({**test, "voters_unplaced_counted_status": 0}) == []
     assert unplaced_voters_warning({**test, "passes": False}) == []

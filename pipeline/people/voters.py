@@ -543,7 +543,9 @@ def unplaced_voters_deficiency(test: Mapping[str, Any]) -> list[Deficiency]:
     the condition of :func:`unplaced_voters_warning`.
     """
     shortfall = _unplaced_shortfall(test)
-    return [deficiency_for("voters_unplaced", shortfall)] if shortfall else []
+    return (
+        [deficiency_for("voters_unplaced", shortfall, "voters-unplaced.csv")] if shortfall else []
+    )
 
 
 def _unplaced_shortfall(test: Mapping[str, Any]) -> str:
