@@ -87,6 +87,7 @@ from pipeline.people.voters import (
     match_resident_lines,
     resident_decisions_not_applied,
     resident_test,
+    status_at_filing,
     unplaced_voters_deficiency,
     unplaced_voters_warning,
     voter_addresses,
@@ -2048,6 +2049,7 @@ UNPLACED_VOTER_COLUMNS: tuple[str, ...] = (
     "LASTNAME",
     "FIRSTNAME",
     "STATUS",
+    "status_at_filing",
     "residence",
     "reason",
     "candidates",
@@ -2090,6 +2092,10 @@ def _unplaced_voters(
             "LASTNAME": col("LASTNAME"),
             "FIRSTNAME": col("FIRSTNAME"),
             "STATUS": col("STATUS"),
+            # the status counted (a voter purged after the filing was active then)
+            "status_at_filing": status_at_filing(rows, filed_on)
+            if "STATUS" in rows
+            else col("STATUS"),
             "residence": voter_addresses(rows),
             "reason": place["reason"].astype("str"),
             "candidates": place["candidates"].astype("int64"),

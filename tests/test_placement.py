@@ -239,6 +239,8 @@ def test_unplaced_voters_listed_with_their_reason() -> None:
     )
     assert listed is not None and listed["SBOEID"].tolist() == ["NY3", "NY4"]
     assert listed["STATUS"].tolist() == ["I", "P"]  # the status as the file writes it
+    # and the status counted: DI was active on the filing date (audit G7)
+    assert listed["status_at_filing"].tolist() == ["I", "A"]
 
 
 def test_a_person_at_a_record_without_polygon_cannot_be_placed() -> None:
