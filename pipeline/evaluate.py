@@ -1472,6 +1472,7 @@ def owner_part(
             towns=part_towns,
             parts_area={s: a for s, a in areas.items() if s in part_towns},
             rates=prepared.rates,
+            value_basis=policy.value_basis,
         )
         defs: list[Deficiency] = otest.pop("deficiencies")
         otest["value_basis_column"] = policy.value_basis

@@ -97,6 +97,7 @@ from pipeline.tools.numbers import percent_text
 from pipeline.tools.shapes import made_valid
 from pipeline.valuation import (
     PASS_REL_TOL,
+    ValueBasis,
     apportion_values,
     credit_signers,
     equalize,
@@ -175,8 +176,9 @@ class _Unapportioned:
     with a part of the territory; a listed town the line misses has none.
     """
 
-    def __init__(self, rows: pd.DataFrame) -> None:
+    def __init__(self, rows: pd.DataFrame, value_basis: ValueBasis = "assessment_total") -> None:
         self._rows = rows
+        self._basis: ValueBasis = value_basis
         self._cache: dict[tuple[frozenset[str], frozenset[str]], list[Deficiency]] = {}
 
     def deficiencies(
@@ -194,7 +196,9 @@ class _Unapportioned:
             self._cache[gone, towns] = (
                 [
                     d
-                    for d in owner_test(rows, towns=sorted(towns))["deficiencies"]
+                    for d in owner_test(rows, towns=sorted(towns), value_basis=self._basis)[
+                        "deficiencies"
+                    ]
                     if d["code"] == "unapportioned_records"
                 ]
                 if len(rows)
@@ -351,7 +355,7 @@ class _Base:
         bad = set(unmapped_rows.loc[unmapped_full, "town_swis"].astype("str"))
         # the unmapped records: their deficiency lists those of the towns the
         # territory reaches (as the run), computed per set of towns left out
-        unapportioned = _Unapportioned(unmapped_rows)
+        unapportioned = _Unapportioned(unmapped_rows, policy.value_basis)
 
         # people
         voters = lines = inh = None

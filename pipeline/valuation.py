@@ -686,8 +686,12 @@ def owner_test(
     towns: Sequence[str],
     parts_area: Mapping[str, float] | None = None,
     rates: Mapping[str, float] | None = None,
+    value_basis: ValueBasis = "assessment_total",
 ) -> dict[str, Any]:
     """The owner test of § 2-202.1.a(2), as the contract's ``owner_test`` object.
+
+    ``value_basis`` names, in the messages, the roll field the values are
+    read from (``"assessed value"`` or ``"town taxable value"``).
 
     Parameters
     ----------
@@ -825,6 +829,9 @@ def owner_test(
             key=label_order,
         )
         value_col = "assessed_value"
+        value_word = (
+            "town taxable value" if value_basis == "town_taxable_value" else "assessed value"
+        )
 
         def told(values: pd.Series) -> str:
             # a blank value (no value under the basis) is told, not summed as nan
@@ -838,11 +845,11 @@ def owner_test(
         if several:
             # assessed values of towns with different rates do not add up
             by_town = unmapped.groupby(unmapped["town_swis"].astype("str"), sort=True)
-            value = "assessed value " + ", ".join(
+            value = f"{value_word} " + ", ".join(
                 f"{told(g[value_col])} in town {swis}" for swis, g in by_town
             )
         else:
-            value = f"assessed value {told(unmapped[value_col])} in all"
+            value = f"{value_word} {told(unmapped[value_col])} in all"
         deficiencies.append(
             deficiency_for(
                 "unapportioned_records",

@@ -592,6 +592,10 @@ def test_unapportioned_records_reported_once() -> None:
     assert d["code"] == "unapportioned_records"
     assert d["paragraph"] == "2-202.1.a(2)"
     assert d["where"] == f"{T1}:SF-1;{T1}:UT-2"
+    assert "(assessed value 0.00 in all)" in d["message"]
+    # under the taxable basis the values are taxable ones, and named so (audit G7)
+    (d,) = owner_test(s, towns=[T1], value_basis="town_taxable_value")["deficiencies"]
+    assert "(town taxable value 0.00 in all)" in d["message"]
 
 
 def test_unapportioned_value_across_towns_is_told_per_town() -> None:
