@@ -103,7 +103,8 @@ def _tests(s: Mapping[str, Any]) -> list[list[str]]:
             "2-200; 2-202.1.c(2)",
             f"{p.get('regular_inhabitants', 0):,} distinct persons in the territory; minimum "
             f"{p.get('minimum', '—')} (outside {p.get('outside', 0)}, duplicates "
-            f"{p.get('duplicates', 0)}, unplaced {p.get('unplaced', 0)})",
+            f"{p.get('duplicates', 0)}, unplaced {p.get('unplaced', 0)}, incomplete names "
+            f"{p.get('incomplete_names', 0)})",
             _verdict(p.get("passes")),
         ]
     )
