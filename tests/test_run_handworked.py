@@ -1662,6 +1662,26 @@ def test_a_roll_file_of_several_years_and_a_mistyped_year(tmp_path: Path) -> Non
     assert "row 2, column 'roll_year': roll year 2021 is on 1 record(s) only" in proc.stderr
 
 
+def test_a_town_whose_polygons_lie_away_may_hold_only_unmapped_records(tmp_path: Path) -> None:
+    # audit V10: Brinton's polygons lie far from the territory (moved 100,000 ft
+    # east) under keys its roll does not hold; its roll's records have no
+    # polygon. No value of the territory is lost by the keys (the territory
+    # meets no Brinton polygon), so the run ends (exit 0) on Harlow's part
+    # alone, instead of the bad input of a roll joining none
+    root = tmp_path / "p"
+    config = make_petition(root)
+    layer = gpd.read_file(root / "parcels.gpkg")
+    brinton = layer["SWIS"] == "104689"
+    layer.loc[brinton, "geometry"] = layer.loc[brinton, "geometry"].translate(xoff=100_000)
+    layer.loc[brinton, "PRINT_KEY"] = "9" + layer.loc[brinton, "PRINT_KEY"].astype(str)
+    layer.to_file(root / "parcels.gpkg", driver="GPKG")
+    config.write_text(config.read_text().replace('boundary = "town-b.geojson"\n', ""))
+    config.write_text(config.read_text().replace('boundary = "town-a.geojson"\n', ""))
+    out = run_ok(config, tmp_path / "r")
+    summary = json.loads((out / "summary.json").read_text())
+    assert [p["swis"] for p in summary["owner_test"]["parts"]] == ["104400"]
+
+
 def _towns_sq_mi(summary: dict) -> dict[str, float]:
     return {t["swis"]: t["square_miles"] for t in summary["territory"]["towns"]}
 

@@ -405,8 +405,8 @@ def read_ownership_overrides(path: str | Path) -> pd.DataFrame:
         names = owners[int(np.flatnonzero(no_name.to_numpy())[0])]
         raise InputError(
             path,
-            f"owners {';'.join(names)!r} holds a name that names no one (only '&', 'AND' or "
-            "'ETAL'): write each owner's name, separated by ';'",
+            f"owners {';'.join(names)!r} holds a name that names no one (no letter, or only "
+            "'&', 'AND' or 'ETAL'): write each owner's name, separated by ';'",
             row=row,
             column="owners",
         )

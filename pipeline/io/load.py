@@ -21,6 +21,7 @@ import geopandas as gpd
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
+import shapely
 from pyproj import CRS
 from pyproj.exceptions import CRSError
 
@@ -478,22 +479,29 @@ def _check_rolls_join_parcels(
     rolls: Sequence[pd.DataFrame],
     parcels: gpd.GeoDataFrame,
     roll_files: Sequence[npt.NDArray[np.object_]],
+    territory: Any,
 ) -> None:
     """Each town's roll joins its parcel polygons by SWIS and print key.
 
-    A town whose parcel layer holds polygons of the town (their SWIS codes
-    begin with the town's four digits) while not one record of its roll joins
-    any of them has its roll keyed otherwise: most often the town's
+    A town with polygons in the territory (their SWIS codes begin with the
+    town's four digits) while not one record of its roll joins any polygon
+    of the town has its roll keyed otherwise: most often the town's
     municipality code written as every record's ``swis_code``. Every value of
-    the town would then be unmapped and the territory's total $0, which is no
-    result to certify (§ 2-202.1.d).
+    the town in the territory would then be unmapped and its total $0, which
+    is no result to certify (§ 2-202.1.d). A town whose polygons all lie
+    away from the territory is no such case: its roll may hold only records
+    without polygon (a special franchise), apportioned by the assessor.
     """
     keys = set(parcels[PARCEL_KEY].astype("str")) if PARCEL_KEY in parcels else set()
     polygon_swis = parcels["swis"].astype("str") if "swis" in parcels else pd.Series([], dtype=str)
+    geoms = np.asarray(parcels.geometry.array, dtype=object)
     for t, roll, files in zip(config.towns, rolls, roll_files, strict=True):
-        own = sorted(set(polygon_swis[polygon_swis.str.slice(0, 4) == t.swis[:4]]))
-        if roll.empty or not own:
+        mine = (polygon_swis.str.slice(0, 4) == t.swis[:4]).to_numpy()
+        if roll.empty or not mine.any():
             continue
+        if not shapely.intersects(territory, geoms[mine]).any():
+            continue
+        own = sorted(set(polygon_swis[mine]))
         if roll[PARCEL_KEY].astype("str").isin(keys).any():
             continue
         roll_swis = sorted(set(roll["swis_code"].astype("str")))
@@ -791,7 +799,7 @@ def load_inputs(
             f"{read_as or config.territory.crs or 'the file CRS'}, {'; '.join(layers_as)})",
             feature=1,
         )
-    _check_rolls_join_parcels(config, rolls, parcels, roll_files)
+    _check_rolls_join_parcels(config, rolls, parcels, roll_files, territory)
 
     progress("Reading signatures, voters and inhabitants")
     pages = signatures = None
