@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from pathlib import Path
 
@@ -245,3 +246,19 @@ def test_two_registrations_of_one_name_and_birth_date_are_one_person(tmp_path: P
         "NY000000000000000077",
     ]
     assert "DOB" not in voters.columns
+
+
+def test_a_re_registration_after_filing_does_not_undo_earlier_votes(tmp_path: Path) -> None:
+    # audit V10: Anna's REGDATE is 2023-08-07 (a DMV update after filing on
+    # 2023-06-01) but her history shows her voting on 2022-11-08: she was
+    # registered when the petition was filed (status A then). Ben's REGDATE is
+    # 2023-07-15 and the file shows no vote: not registered then ("").
+    from pipeline.people.voters import status_at_filing
+
+    recs = [
+        {**ANNA, "REGDATE": "20230807", "VOTERHISTORY": "20221108 GE;20211102 GE"},
+        {**BEN, "STATUS": "A", "REGDATE": "20230715"},
+    ]
+    voters = read_voters(write_boe(tmp_path, BOE_FIELDS_47, recs))
+    assert voters["VOTED_BY"].tolist() == ["2021-11-02", ""]
+    assert status_at_filing(voters, dt.date(2023, 6, 1)).tolist() == ["A", ""]

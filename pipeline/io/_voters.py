@@ -42,7 +42,9 @@ assert len(BOE_FIELDS_45) == 45 and set(BOE_FIELDS_45) == set(BOE_FIELDS_47) - {
 _OPTIONAL = ("RAPARTMENTTYPE", "RADDRNONSTD")
 _REQUIRED_BY_NAME = ("SBOEID", "LASTNAME", "FIRSTNAME", "STATUS")
 _FIELD_NAMES = frozenset(BOE_FIELDS_47) | frozenset(BOE_FIELDS_45)
-_KEEP = tuple(c for c in VOTER_COLUMNS if c not in (SOURCE_ROW, "REGISTRANT"))
+_KEEP = tuple(c for c in VOTER_COLUMNS if c not in (SOURCE_ROW, "REGISTRANT", "VOTED_BY"))
+#: A date (YYYYMMDD) or a year standing alone in a voting history field.
+_HISTORY_DATE = re.compile(r"(?<!\d)((?:19|20)\d{2})(\d{4})?(?!\d)")
 #: The dates kept (``YYYYMMDD`` in the BOE file; ``YYYY-MM-DD`` and ``M/D/YYYY``
 #: as a spreadsheet may save them), read into ISO text.
 _DATES = ("REGDATE", "INACT_DATE", "PURGE_DATE")
@@ -152,7 +154,45 @@ def read_voters(path: str | Path) -> pd.DataFrame:
     for col in _DATES:
         out[col] = _iso_dates(out, col, path)
     out["REGISTRANT"] = _registrants(out, raw["DOB"] if "DOB" in raw.columns else None)
+    out["VOTED_BY"] = _voted_by(raw)
     return out.loc[:, list(VOTER_COLUMNS)].reset_index(drop=True)
+
+
+def _voted_by(raw: pd.DataFrame) -> pd.Series:
+    """The earliest day each voter is shown voting, ISO text (``""``: none shown).
+
+    From ``LASTVOTERDATE`` (``YYYYMMDD``), the dates or years of
+    ``VOTERHISTORY`` and ``PREVYEARVOTED``; a year alone stands for its last
+    day (the vote was in it, no later). A value that is no date is left aside:
+    these fields only confirm a registration older than its ``REGDATE``.
+    """
+
+    def earliest(*texts: str) -> str:
+        found: list[str] = []
+        for text in texts:
+            for year, rest in _HISTORY_DATE.findall(text):
+                if rest:
+                    try:
+                        day = dt.date(int(year), int(rest[:2]), int(rest[2:]))
+                    except ValueError:
+                        continue
+                else:
+                    day = dt.date(int(year), 12, 31)
+                found.append(day.isoformat())
+        return min(found) if found else ""
+
+    def col(name: str) -> list[str]:
+        if name in raw.columns:
+            return [str(v) for v in raw[name].fillna("").tolist()]
+        return [""] * len(raw)
+
+    values = [
+        earliest(a, b, c)
+        for a, b, c in zip(
+            col("LASTVOTERDATE"), col("VOTERHISTORY"), col("PREVYEARVOTED"), strict=True
+        )
+    ]
+    return pd.Series(values, index=raw.index, dtype=str)
 
 
 def _registrants(voters: pd.DataFrame, dob: pd.Series | None) -> pd.Series:

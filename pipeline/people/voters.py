@@ -200,7 +200,9 @@ def status_at_filing(voters: pd.DataFrame, filed_on: dt.date | None) -> pd.Serie
         it, the status they then had: ``I`` when made inactive on or before
         the filing date, else ``A``; for one made inactive (``I``) after it,
         ``A``; else ``STATUS`` as written. A voter file is often extracted
-        after the filing: these dates put it back to the day of filing.
+        after the filing: these dates put it back to the day of filing. A
+        ``REGDATE`` after the filing does not count where the file shows the
+        voter voting on or before it (``VOTED_BY``): a re-registration.
     """
     status = _col(voters, "STATUS").str.upper()
     if filed_on is None:
@@ -214,7 +216,10 @@ def status_at_filing(voters: pd.DataFrame, filed_on: dt.date | None) -> pd.Serie
     then = pd.Series(np.where(inactive_then, "I", "A"), index=status.index, dtype=str)
     out = status.where(~purged_later, then)
     out = out.where(~inactive_later, "A")
-    registered_later = reg > day
+    # a later REGDATE (a re-registration, a DMV update) does not undo votes
+    # cast before the filing: such a voter was registered then
+    voted = _col(voters, "VOTED_BY")
+    registered_later = (reg > day) & ~((voted != "") & (voted <= day))
     return out.where(~registered_later, NOT_REGISTERED)
 
 
