@@ -249,22 +249,28 @@ def _repair_polygons(
             column="geometry",
         )
     # a vertex without a usable coordinate (NaN, infinite, or absurdly far) is
-    # no boundary a repair could keep: the polygon drawn is not known
-    coords, owner = shapely.get_coordinates(geoms, return_index=True)
-    unusable = ~(np.abs(coords) < _FARTHEST).all(axis=1)  # NaN compares False
-    if unusable.any():
-        first = int(np.flatnonzero(unusable)[0])
-        i = int(owner[first])
-        vertex = first - int(np.flatnonzero(owner == i)[0]) + 1
-        x, y = (float(v) for v in coords[first])
-        raise InputError(
-            path,
-            f"{what}: vertex {vertex} has no usable coordinate ({x:g}, {y:g})",
-            feature=i + 1,
-            column="geometry",
-        )
+    # no boundary a repair could keep: the polygon drawn is not known. Far ones
+    # show in the boxes (which skip NaN); a NaN makes its polygon invalid, so
+    # only the invalid ones are read vertex by vertex
+    valid = shapely.is_valid(geoms)
+    far = ~(np.abs(shapely.bounds(geoms)) < _FARTHEST).all(axis=1)
+    suspects = np.flatnonzero(far | ~valid)
+    if len(suspects):
+        coords, at = shapely.get_coordinates(geoms[suspects], return_index=True)
+        unusable = ~(np.abs(coords) < _FARTHEST).all(axis=1)  # NaN compares False
+        if unusable.any():
+            first = int(np.flatnonzero(unusable)[0])
+            k = int(at[first])
+            vertex = first - int(np.flatnonzero(at == k)[0]) + 1
+            x, y = (float(v) for v in coords[first])
+            raise InputError(
+                path,
+                f"{what}: vertex {vertex} has no usable coordinate ({x:g}, {y:g})",
+                feature=int(suspects[k]) + 1,
+                column="geometry",
+            )
     out = geoms.copy()
-    invalid = np.flatnonzero(~shapely.is_valid(geoms) | (types == 7))
+    invalid = np.flatnonzero(~valid | (types == 7))
     if len(invalid):
         reasons = shapely.is_valid_reason(geoms[invalid])
         fixed = made_valid(geoms[invalid])

@@ -186,12 +186,14 @@ def _voted_by(raw: pd.DataFrame) -> pd.Series:
             return [str(v) for v in raw[name].fillna("").tolist()]
         return [""] * len(raw)
 
-    values = [
-        earliest(a, b, c)
-        for a, b, c in zip(
-            col("LASTVOTERDATE"), col("VOTERHISTORY"), col("PREVYEARVOTED"), strict=True
-        )
-    ]
+    # each distinct set of the three fields read once (histories repeat a lot)
+    seen: dict[tuple[str, str, str], str] = {}
+    values = []
+    for fields in zip(col("LASTVOTERDATE"), col("VOTERHISTORY"), col("PREVYEARVOTED"), strict=True):
+        got = seen.get(fields)
+        if got is None:
+            got = seen[fields] = earliest(*fields)
+        values.append(got)
     return pd.Series(values, index=raw.index, dtype=str)
 
 

@@ -492,18 +492,17 @@ def _check_rolls_join_parcels(
     away from the territory is no such case: its roll may hold only records
     without polygon (a special franchise), apportioned by the assessor.
     """
-    keys = set(parcels[PARCEL_KEY].astype("str")) if PARCEL_KEY in parcels else set()
+    keys = set(parcels[PARCEL_KEY].astype("str").tolist()) if PARCEL_KEY in parcels else set()
     polygon_swis = parcels["swis"].astype("str") if "swis" in parcels else pd.Series([], dtype=str)
     geoms = np.asarray(parcels.geometry.array, dtype=object)
     for t, roll, files in zip(config.towns, rolls, roll_files, strict=True):
-        mine = (polygon_swis.str.slice(0, 4) == t.swis[:4]).to_numpy()
-        if roll.empty or not mine.any():
+        # the first record that joins settles it (most often the first of all)
+        if roll.empty or any(k in keys for k in roll[PARCEL_KEY].astype("str").tolist()):
             continue
-        if not shapely.intersects(territory, geoms[mine]).any():
+        mine = (polygon_swis.str.slice(0, 4) == t.swis[:4]).to_numpy()
+        if not mine.any() or not shapely.intersects(territory, geoms[mine]).any():
             continue
         own = sorted(set(polygon_swis[mine]))
-        if roll[PARCEL_KEY].astype("str").isin(keys).any():
-            continue
         roll_swis = sorted(set(roll["swis_code"].astype("str")))
         problem = f"no record of the roll of town {t.swis} ({t.name}) joins a parcel polygon"
         if set(roll_swis) & set(own):
