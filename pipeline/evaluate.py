@@ -226,6 +226,11 @@ class Prepared:
     engine: FractionEngine | None = None
 
     @functools.cached_property
+    def _review_counts(self) -> dict[tuple[str, ...], dict[str, Any]]:
+        """:func:`pending_review` by the bases not tested (filled on first use)."""
+        return {}
+
+    @functools.cached_property
     def polygons_without_roll(self) -> np.ndarray:
         """Positions (in :attr:`keys`) of the parcel polygons whose key joins no roll record.
 
@@ -286,7 +291,7 @@ class Prepared:
     @property
     def owner_test_applies(self) -> bool:
         """Whether the owners basis is alleged and the regime has that route (§ 2-202.1.a(2))."""
-        return "owners" in self.inputs.bases and self.regime.owner_basis_allowed
+        return _owner_route(self.inputs, self.regime)
 
     def fractions(self, territory: BaseGeometry) -> pd.DataFrame:
         """:func:`pipeline.geometry.apportion` of every parcel, indexed by ``parcel_key``."""
@@ -296,6 +301,11 @@ class Prepared:
         )
         out.index = self.keys
         return out
+
+
+def _owner_route(inputs: PetitionInputs, regime: Regime) -> bool:
+    """Whether the owners basis is alleged and the regime has that route (§ 2-202.1.a(2))."""
+    return "owners" in inputs.bases and regime.owner_basis_allowed
 
 
 def _merge_duplicate_parcels(parcels: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
@@ -537,8 +547,7 @@ def prepare(
         _, ldef = line_checks(
             signatures, pages, towns_recorded="signatures.town" not in inputs.unrecorded
         )
-        regime = REGIMES[inputs.regime]
-        if not ("owners" in inputs.bases and regime.owner_basis_allowed):
+        if not _owner_route(inputs, REGIMES[inputs.regime]):
             # the valuation credited to an owner (§ 2-202.1.e(3)) is asked for only
             # where the petition stands on owners: its lines count toward nothing
             ldef = [d for d in ldef if d["code"] != "owner_page_without_value"]
@@ -1027,14 +1036,14 @@ def _land_in_rest(
 
 
 #: An overlap with a village is digitising noise where it is narrower than this
-#: everywhere (a strip along the boundary, see :func:`_not_noise`), or a piece
+#: everywhere (a strip along the boundary, see :func:`real_overlap`), or a piece
 #: smaller than ``_NOISE_AREA_SQ_FT``: two boundaries drawn apart rarely agree
 #: closer, while any real part of a village is wider.
 _NOISE_WIDTH_FT = 10.0
 _NOISE_AREA_SQ_FT = 1_000.0
 
 
-def _not_noise(overlap: BaseGeometry, working_crs: str) -> BaseGeometry:
+def real_overlap(overlap: BaseGeometry, working_crs: str) -> BaseGeometry:
     """The pieces of an overlap that are not digitising noise (maybe empty).
 
     Notes
@@ -1582,7 +1591,7 @@ def finish_summary(
     village_overlap = None
     if inputs.villages is not None:
         overlap = polygonal(territory.intersection(inputs.villages))
-        real = _not_noise(overlap, inputs.working_crs)
+        real = real_overlap(overlap, inputs.working_crs)
         if overlap.is_empty:
             village_overlap = 0.0
         elif real.is_empty:
@@ -1676,8 +1685,19 @@ def pending_review(
     owner line's review comes from matching, a resident line's from
     :func:`~pipeline.people.voters.resident_test` (ambiguous, or a voter whose
     residence cannot be placed), neither from the territory, so a boundary
-    alternative has the same count.
+    alternative has the same count: computed once per petition (and bases not
+    tested), for the run and every scenario.
     """
+    key = tuple(sorted(tested))
+    if key not in prepared._review_counts:
+        prepared._review_counts[key] = _pending_review(prepared, resident_lines, tested=tested)
+    return dict(prepared._review_counts[key])
+
+
+def _pending_review(
+    prepared: Prepared, resident_lines: pd.DataFrame | None, *, tested: Mapping[str, str]
+) -> dict[str, Any]:
+    """:func:`pending_review`, computed."""
     signatures = prepared.signatures
     owners = residents = 0
     if len(signatures):

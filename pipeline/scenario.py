@@ -71,12 +71,12 @@ from pipeline.evaluate import (
     part_areas,
     polygons_without_roll_warning,
     prepare,
+    real_overlap,
     relocate,
     resident_absent,
     stale_overrides,
     with_value_parts,
 )
-from pipeline.evaluate import _not_noise as real_village_overlap  # the run's own rule
 from pipeline.frames import PARCEL_KEY, SOURCE_ROW
 from pipeline.geometry import apportion
 from pipeline.geometry.apportion import polygonal
@@ -1412,7 +1412,7 @@ def _village_parcels(scenario: Scenario, positions: IntArray) -> BoolArray:
         near = shapely.intersects(geoms, inputs.villages) & ~out
         for i in np.flatnonzero(near):
             overlap = polygonal(shapely.intersection(geoms[i], inputs.villages))
-            out[i] = not real_village_overlap(overlap, inputs.working_crs).is_empty
+            out[i] = not real_overlap(overlap, inputs.working_crs).is_empty
     return out
 
 

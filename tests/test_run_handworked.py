@@ -971,19 +971,19 @@ def test_a_village_overlap_with_spikes_along_a_shared_line_is_real() -> None:
     # of the village, kept whole. A 6 x 600 ft strip leaves no core: noise
     from shapely.geometry import Polygon
 
-    from pipeline.evaluate import _not_noise
+    from pipeline.evaluate import real_overlap
 
     spiked = Polygon(
         [(1500, 300), (1500, 200), (1500, -4000), (1500.002, 200), (1590, 200), (1590, 300)]
     )
     assert spiked.is_valid
     assert 2 * spiked.area / spiked.length < 10
-    assert _not_noise(spiked, CRS).area == pytest.approx(9_004.2, abs=1e-6)
-    assert _not_noise(_b(1500, 0, 1506, 600), CRS).is_empty
+    assert real_overlap(spiked, CRS).area == pytest.approx(9_004.2, abs=1e-6)
+    assert real_overlap(_b(1500, 0, 1506, 600), CRS).is_empty
     # exactly 10 ft wide is not "narrower than 10 ft": 10 x 600 = 6,000 sq ft kept
-    assert _not_noise(_b(1500, 0, 1510, 600), CRS).area == pytest.approx(6_000)
+    assert real_overlap(_b(1500, 0, 1510, 600), CRS).area == pytest.approx(6_000)
     # 30 x 30 = 900 sq ft: wide, but under 1,000 sq ft
-    assert _not_noise(_b(1500, 0, 1530, 30), CRS).is_empty
+    assert real_overlap(_b(1500, 0, 1530, 30), CRS).is_empty
 
 
 @pytest.mark.real
@@ -998,7 +998,7 @@ def test_real_athens_town_outside_the_village_with_a_block_pushed_in(real_data: 
     # 8 ft wide and 600 ft long is noise (narrower than 10 ft everywhere)
     from shapely.geometry import box as rect
 
-    from pipeline.evaluate import _not_noise
+    from pipeline.evaluate import real_overlap
 
     town = gpd.read_file(real_data / "athens/athens-town.shp").geometry.iloc[0]
     village = gpd.read_file(real_data / "athens/athens-village.shp").geometry.iloc[0]
@@ -1010,10 +1010,10 @@ def test_real_athens_town_outside_the_village_with_a_block_pushed_in(real_data: 
     assert rest.intersection(village).area == 0.0
     block = rest.union(rect(xw - 1, cy, xw + 100 * ft, cy + 100 * ft)).intersection(village)
     assert 2 * block.area / block.length / ft < 10  # what fooled the mean width
-    assert _not_noise(block, "EPSG:26918").area / ft**2 == pytest.approx(7_592, abs=1)
+    assert real_overlap(block, "EPSG:26918").area / ft**2 == pytest.approx(7_592, abs=1)
     strip = rest.union(rect(xw - 1, cy, xw + 600 * ft, cy + 8 * ft)).intersection(village)
     assert strip.area / ft**2 > 1_000
-    assert _not_noise(strip, "EPSG:26918").is_empty
+    assert real_overlap(strip, "EPSG:26918").is_empty
 
 
 def _redraw(root: Path, name: str, geom) -> None:  # type: ignore[no-untyped-def]
