@@ -19,6 +19,7 @@ import pyarrow as pa
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from pipeline.geometry._clip import clipped_areas, triangles_of
 from pipeline.tools.shapes import made_valid
 
 __all__ = ["FRACTION_SOURCES", "apportion"]
@@ -34,6 +35,11 @@ _NOISE = 1e-12
 #: this many vertices before parcels are intersected with it.
 _MAX_PIECE_VERTICES = 256
 
+#: A territory of at most this many vertices is cut into triangles to clip the
+#: parcels it crosses (GEOS triangulates 4,000 vertices in about 40 ms, 16,000
+#: in about 180 ms); a larger one is intersected by GEOS's overlay.
+_MAX_TRIANGULATED_VERTICES = 20_000
+
 #: Parcels near the territory from which the cell grid of :func:`_cell_verdicts`
 #: settles the inside and apart ones (below it, the predicates alone are faster).
 _GRID_MIN_PARCELS = 256
@@ -44,6 +50,9 @@ _GRID_MAX_SIDE = 4096
 #: A boundary step covers at most this many cells a side once widened (it
 #: covers at most 4 with steps of half a cell).
 _GRID_MAX_SPAN = 8
+
+#: Parcels whose bounding boxes are read at a time (a buffer of 512 KB).
+_BOUNDS_BLOCK = 16384
 
 #: Parcel arrays from which the bounding boxes are read in two threads.
 _THREAD_MIN_PARCELS = 50_000
@@ -133,9 +142,12 @@ def apportion(
     (a box covering only cells wholly interior, or wholly outside, needs no
     further test), the rest by prepared predicates. Only parcels that the
     territory's boundary touches are
-    intersected, with the territory first cut into small pieces when it has
-    many vertices (:math:`\\operatorname{area}(P \\cap T) = \\sum_k
-    \\operatorname{area}(P \\cap T_k)` for a partition :math:`T_k`).
+    intersected: the territory is cut into triangles :math:`T_k` (a
+    partition, so :math:`\\operatorname{area}(P \\cap T) = \\sum_k
+    \\operatorname{area}(P \\cap T_k)`) and each parcel is clipped by the
+    triangles its box meets (:func:`pipeline.geometry._clip.clipped_areas`);
+    a territory of very many vertices is intersected by GEOS's overlay, cut
+    into pieces first.
     Raw fractions within 1e-12 of 0 or 1 are set to 0 or 1 (round-off, e.g. a
     parcel inside the territory that shares an edge with it).
 
@@ -155,18 +167,17 @@ def apportion(
     territory_geom = territory_geometry(territory, series.crs)
 
     geoms: npt.NDArray[np.object_] = np.asarray(series.values, dtype=object)
-    bounds, near_mask = _bounds_near(geoms, territory_geom)  # NaN for None and empty
-    missing = np.isnan(bounds[:, 0])
-    if missing.any():
-        raise ValueError(f"parcel(s) without geometry: {_labels(index, missing)}")
-    near = np.flatnonzero(near_mask)
+    near, near_bounds, missing = _bounds_near(geoms, territory_geom)
+    if len(missing):
+        labels = _labels(index, _mask(len(geoms), missing))
+        raise ValueError(f"parcel(s) without geometry: {labels}")
     # areas are needed (and checked) only where the territory can reach: a parcel
     # whose box misses the territory's box has fraction 0 whatever its area
     areas: FloatArray = np.full(len(geoms), np.nan)
     repaired = np.zeros(len(geoms), dtype=bool)
     raw = np.zeros(len(geoms), dtype="float64")
     if len(near):
-        touched, deferred = _settle_near(geoms, bounds, near, territory_geom, raw, areas)
+        touched, deferred = _settle_near(geoms, near_bounds, near, territory_geom, raw, areas)
         if len(deferred):
             # polygons of zero area or invalid ones the boundary touches: repaired,
             # then judged by the predicates alone (their boxes may have changed)
@@ -254,25 +265,57 @@ def _in_halves(n: int, work: Callable[[slice], None]) -> None:
         raise failed[0]
 
 
-def _bounds_near(geoms: npt.NDArray[np.object_], territory: Any) -> tuple[FloatArray, BoolArray]:
-    """``shapely.bounds(geoms)`` and whether each box meets the territory's box.
+def _bounds_near(
+    geoms: npt.NDArray[np.object_], territory: Any
+) -> tuple[npt.NDArray[np.intp], FloatArray, npt.NDArray[np.intp]]:
+    """The parcels whose box meets the territory's box, their boxes, and those without one.
 
-    In two threads for a large array (:func:`_in_halves`): 9.5 ms against
-    5.5 ms for the boxes of 200,000 parcels on two cores.
+    Returns the positions of the parcels ``near`` the territory's box (in
+    order), their bounding boxes (one row each), and the positions of the
+    parcels ``missing`` a geometry (None or empty: NaN bounds).
+
+    The boxes are read in blocks of :data:`_BOUNDS_BLOCK` parcels into one
+    buffer that stays in the processor's cache, and in two threads for a
+    large array (:func:`_in_halves`); only the near parcels' boxes are kept.
     """
     xmin, ymin, xmax, ymax = shapely.bounds(territory)  # before any thread reads it
-    bounds: FloatArray = np.empty((len(geoms), 4), dtype=np.float64)
-    near: BoolArray = np.empty(len(geoms), dtype=bool)
+    Found = tuple[list[npt.NDArray[np.intp]], list[FloatArray], list[npt.NDArray[np.intp]]]
+    found: dict[int, Found] = {}
 
     def work(part: slice) -> None:
-        b = shapely.bounds(geoms[part], out=bounds[part])
-        near[part] = (b[:, 0] <= xmax) & (b[:, 2] >= xmin) & (b[:, 1] <= ymax) & (b[:, 3] >= ymin)
+        near: list[npt.NDArray[np.intp]] = []
+        boxes: list[FloatArray] = []
+        missing: list[npt.NDArray[np.intp]] = []
+        buffer: FloatArray = np.empty((_BOUNDS_BLOCK, 4), dtype=np.float64)
+        for start in range(part.start, part.stop, _BOUNDS_BLOCK):
+            stop = min(start + _BOUNDS_BLOCK, part.stop)
+            b = shapely.bounds(geoms[start:stop], out=buffer[: stop - start])
+            hit = np.flatnonzero(
+                (b[:, 0] <= xmax) & (b[:, 2] >= xmin) & (b[:, 1] <= ymax) & (b[:, 3] >= ymin)
+            )
+            near.append(hit + start)
+            boxes.append(b[hit])
+            nan = np.flatnonzero(np.isnan(b[:, 0]))
+            if len(nan):
+                missing.append(nan + start)
+        found[part.stop] = (near, boxes, missing)  # the halves' stops differ (n >= 1)
 
     if len(geoms) < _THREAD_MIN_PARCELS:
         work(slice(0, len(geoms)))
     else:
         _in_halves(len(geoms), work)
-    return bounds, near
+    parts = [found[k] for k in sorted(found)]
+    near = np.concatenate([a for p in parts for a in p[0]] or [np.empty(0, dtype=np.intp)])
+    boxes = np.concatenate([a for p in parts for a in p[1]] or [np.empty((0, 4))])
+    missing = np.concatenate([a for p in parts for a in p[2]] or [np.empty(0, dtype=np.intp)])
+    return near.astype(np.intp, copy=False), boxes, missing.astype(np.intp, copy=False)
+
+
+def _mask(n: int, positions: npt.NDArray[np.intp]) -> BoolArray:
+    """A boolean mask of length ``n``, true at ``positions``."""
+    mask = np.zeros(n, dtype=bool)
+    mask[positions] = True
+    return mask
 
 
 def _settle_near(
@@ -284,6 +327,8 @@ def _settle_near(
     areas: FloatArray,
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
     """Settle the parcels ``near`` the territory's box; return those left to intersect.
+
+    ``bounds`` holds the near parcels' boxes, one row per entry of ``near``.
 
     Writes ``areas`` of every near parcel and ``raw = 1`` for those properly
     inside (the rest stay 0). Returns the parcels the territory touches without
@@ -314,7 +359,7 @@ def _settle_near(
         idx = idx[positive]
         unknown = idx
         if grid is not None:
-            verdict = grid.verdicts(bounds[idx])
+            verdict = grid.verdicts(bounds[part][positive])
             raw[idx[verdict == 1]] = 1.0
             unknown = idx[verdict == -1]
         inside = shapely.contains_properly(mine, geoms[unknown])
@@ -536,7 +581,28 @@ def _wider_than_noise(
 
 
 def _intersection_areas(geoms: npt.NDArray[np.object_], territory: Any) -> FloatArray:
-    """``area(g ∩ territory)`` for each g, cutting a large territory into pieces."""
+    """``area(g ∩ territory)`` for each g.
+
+    The territory is cut into triangles and each parcel clipped by the
+    triangles its box meets (:mod:`pipeline.geometry._clip`: 1.5 ms against
+    4 ms for GEOS's overlay of the sample's 230 crossing parcels, 53 ms against
+    133 ms for 2,661 parcels and a territory of 4,200 vertices). A territory
+    of more than :data:`_MAX_TRIANGULATED_VERTICES`, or one GEOS cannot cut
+    exactly into triangles, is intersected by GEOS's overlay instead.
+    """
+    if len(geoms) and shapely.get_num_coordinates(territory) <= _MAX_TRIANGULATED_VERTICES:
+        triangles = triangles_of(territory)
+        if triangles is not None:
+            parts, owner = shapely.get_parts(geoms, return_index=True)
+            pairs = shapely.STRtree(triangles).query(parts)
+            pieces = clipped_areas(parts, triangles, pairs)
+            summed = np.bincount(owner[pairs[0]], weights=pieces, minlength=len(geoms))
+            return np.asarray(summed, dtype=np.float64)
+    return _overlay_areas(geoms, territory)
+
+
+def _overlay_areas(geoms: npt.NDArray[np.object_], territory: Any) -> FloatArray:
+    """``area(g ∩ territory)`` by GEOS's overlay, cutting a large territory into pieces."""
     if shapely.get_num_coordinates(territory) <= 2 * _MAX_PIECE_VERTICES:
         areas: FloatArray = np.empty(len(geoms), dtype=np.float64)
 

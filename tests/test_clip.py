@@ -1,0 +1,174 @@
+"""Tests for pipeline.geometry._clip: areas of polygons clipped by triangles."""
+
+from __future__ import annotations
+
+import geopandas as gpd
+import numpy as np
+import pytest
+import shapely
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shapely import affinity
+from shapely.geometry import Polygon, box
+
+from pipeline.geometry import _clip, apportion
+from pipeline.geometry._clip import clipped_areas, triangles_of
+
+# the L-shaped parcel: [0,2] x [0,1] plus [0,1] x [1,2]; area 2 + 1 = 3
+L_SHAPE = Polygon([(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)])
+
+
+def _areas(subjects: list[Polygon], clippers: list[Polygon]) -> np.ndarray:
+    """Every subject against every clipper, pairs in row order."""
+    s = np.asarray(subjects, dtype=object)
+    c = np.asarray(clippers, dtype=object)
+    i, j = np.meshgrid(np.arange(len(s)), np.arange(len(c)), indexing="ij")
+    return clipped_areas(s, c, (i.ravel(), j.ravel())).reshape(len(s), len(c))
+
+
+def test_square_by_triangles() -> None:
+    square = box(0, 0, 1, 1)
+    big = Polygon([(0, 0), (2, 0), (0, 2)])  # x + y <= 2 holds on the whole square: 1
+    half = Polygon([(0, 0), (1, 0), (0, 1)])  # x + y <= 1 cuts the square on its diagonal: 1/2
+    apart = Polygon([(5, 5), (6, 5), (5, 6)])  # no common point: 0
+    got = _areas([square], [big, half, apart])
+    np.testing.assert_allclose(got, [[1.0, 0.5, 0.0]], rtol=0, atol=1e-15)
+
+
+def test_a_hole_is_taken_away() -> None:
+    # unit square less the hole [0.25, 0.75]^2 (area 1/4), clipped by x + y <= 1:
+    # the square gives 1/2; the line x + y = 1 runs through the hole's corners
+    # (0.25, 0.75) and (0.75, 0.25), so half the hole (1/8) is inside: 1/2 - 1/8 = 3/8
+    holed = Polygon(box(0, 0, 1, 1).exterior.coords, [box(0.25, 0.25, 0.75, 0.75).exterior.coords])
+    half = Polygon([(0, 0), (1, 0), (0, 1)])
+    assert _areas([holed], [half])[0, 0] == pytest.approx(0.375, abs=1e-15)
+
+
+def test_a_subject_that_is_not_convex() -> None:
+    # the L clipped by x + y <= 2:
+    #   bottom [0,2] x [0,1]: width 2 - y for y in [0, 1]: 2 - 1/2 = 1.5
+    #   top    [0,1] x [1,2]: width 2 - y for y in [1, 2]: 1 - 1/2 = 0.5
+    #   1.5 + 0.5 = 2.0; and x + y <= 4 holds on the whole L: 3
+    small = Polygon([(0, 0), (2, 0), (0, 2)])
+    large = Polygon([(0, 0), (4, 0), (0, 4)])
+    np.testing.assert_allclose(_areas([L_SHAPE], [small, large]), [[2.0, 3.0]], atol=1e-15)
+
+
+def test_orientation_does_not_matter() -> None:
+    # the same L and triangle, each wound the other way: still 2.0
+    cw_triangle = Polygon([(0, 0), (0, 2), (2, 0)])
+    reversed_l = Polygon(list(L_SHAPE.exterior.coords)[::-1])
+    assert _areas([reversed_l], [cw_triangle])[0, 0] == pytest.approx(2.0, abs=1e-15)
+
+
+def test_state_plane_coordinates_keep_their_precision() -> None:
+    # the L and its triangle moved to (1,000,000, 1,200,000) ft: still 2.0; the
+    # shoelace from each ring's first vertex keeps the error near 1e-16 of 1e6
+    dx, dy = 1_000_000.0, 1_200_000.0
+    moved_l = affinity.translate(L_SHAPE, dx, dy)
+    moved_t = affinity.translate(Polygon([(0, 0), (2, 0), (0, 2)]), dx, dy)
+    assert _areas([moved_l], [moved_t])[0, 0] == pytest.approx(2.0, abs=1e-9)
+
+
+def test_no_pairs_gives_nothing() -> None:
+    empty = np.empty(0, dtype=np.intp)
+    out = clipped_areas(np.asarray([L_SHAPE]), np.asarray([box(0, 0, 1, 1)]), (empty, empty))
+    assert out.shape == (0,)
+
+
+def test_triangles_partition_a_territory_with_a_hole() -> None:
+    # 10 x 10 square less a 2 x 2 hole: 100 - 4 = 96 in triangles that use the
+    # polygon's own 8 vertices (n + 2h - 2 = 8 + 2 - 2 = 8 triangles)
+    territory = Polygon(box(0, 0, 10, 10).exterior.coords, [box(4, 4, 6, 6).exterior.coords])
+    triangles = triangles_of(territory)
+    assert triangles is not None
+    assert len(triangles) == 8
+    assert float(shapely.area(triangles).sum()) == pytest.approx(96.0, abs=1e-12)
+    assert (shapely.get_num_coordinates(triangles) == 4).all()
+
+
+def test_a_failed_triangulation_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a triangulation that does not add up to the territory is not used
+    territory = box(0, 0, 10, 10)
+    monkeypatch.setattr(
+        _clip.shapely,
+        "constrained_delaunay_triangles",
+        lambda g: shapely.GeometryCollection([Polygon([(0, 0), (10, 0), (0, 10)])]),
+    )
+    assert triangles_of(territory) is None
+
+
+def test_apportion_agrees_with_the_overlay_beyond_the_triangulation_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the same parcels through both routes: the triangles (default) and GEOS's
+    # overlay (a territory above the vertex limit), within 1e-12
+    import importlib
+
+    module = importlib.import_module("pipeline.geometry.apportion")
+    rng = np.random.default_rng(3)
+    angles = np.linspace(0, 2 * np.pi, 60, endpoint=False)
+    radius = 400 * (1 + 0.2 * np.sin(5 * angles))
+    territory = Polygon(np.c_[radius * np.cos(angles), radius * np.sin(angles)])
+    lots = [box(x, y, x + 90, y + 70) for x, y in rng.uniform(-500, 400, size=(300, 2))]
+    parcels = gpd.GeoSeries(lots)
+    by_triangles = apportion(parcels, territory)["raw_fraction"].to_numpy()
+    monkeypatch.setattr(module, "_MAX_TRIANGULATED_VERTICES", 3)
+    by_overlay = apportion(parcels, territory)["raw_fraction"].to_numpy()
+    crossing = (by_overlay > 0) & (by_overlay < 1)
+    assert crossing.sum() > 20  # the case exercises the clipping
+    np.testing.assert_allclose(by_triangles, by_overlay, rtol=0, atol=1e-12)
+
+
+# --- against GEOS's overlay ------------------------------------------------------
+
+coord = st.floats(-100, 100, allow_nan=False, allow_infinity=False)
+
+
+@st.composite
+def polygons(draw: st.DrawFn) -> Polygon:
+    """A valid polygon: a star around a point (not convex), maybe with a hole."""
+    cx, cy = draw(coord), draw(coord)
+    k = draw(st.integers(3, 9))
+    angles = np.sort(draw(st.lists(st.floats(0, 2 * np.pi), min_size=k, max_size=k, unique=True)))
+    radii = draw(st.lists(st.floats(5, 60), min_size=k, max_size=k))
+    shell = np.c_[cx + np.cos(angles) * radii, cy + np.sin(angles) * radii]
+    poly = shapely.make_valid(Polygon(shell))
+    if draw(st.booleans()):
+        poly = shapely.difference(poly, shapely.Point(cx, cy).buffer(draw(st.floats(0.5, 4))))
+    parts = [p for p in shapely.get_parts(poly) if p.geom_type == "Polygon" and p.area > 1e-6]
+    if not parts:
+        return box(cx, cy, cx + 1, cy + 1)
+    return max(parts, key=lambda p: p.area)
+
+
+@st.composite
+def triangles(draw: st.DrawFn) -> Polygon:
+    pts = draw(st.lists(st.tuples(coord, coord), min_size=3, max_size=3, unique=True))
+    tri = Polygon(pts)
+    if tri.area < 1e-3:
+        return Polygon([(0, 0), (50, 0), (0, 50)])
+    return tri
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(polygons(), min_size=1, max_size=6),
+    st.lists(triangles(), min_size=1, max_size=4),
+    st.tuples(st.floats(-1e6, 1e6), st.floats(-1e6, 1e6)),
+)
+def test_the_same_areas_as_geos(
+    subjects: list[Polygon], clippers: list[Polygon], shift: tuple[float, float]
+) -> None:
+    # clipping by a triangle is an intersection: GEOS's area of it, to 1e-9 of
+    # the subject's area, wherever the pair lies
+    subjects = [affinity.translate(p, *shift) for p in subjects]
+    clippers = [affinity.translate(t, *shift) for t in clippers]
+    got = _areas(subjects, clippers)
+    want = shapely.area(
+        shapely.intersection(
+            np.asarray(subjects, dtype=object)[:, None], np.asarray(clippers, dtype=object)[None, :]
+        )
+    )
+    scale = shapely.area(np.asarray(subjects, dtype=object))[:, None]
+    np.testing.assert_allclose(got / scale, want / scale, rtol=0, atol=1e-9)
