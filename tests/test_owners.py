@@ -15,6 +15,7 @@ from pipeline.people.owners import (
     OWNER_COLUMNS,
     is_entity_name,
     owner_counts,
+    owner_quality,
     parse_owner_text,
     parse_owners,
 )
@@ -301,3 +302,37 @@ def test_joining_words_alone_name_no_owner(text: str) -> None:
     # a key-entry leftover of "SMITH JOHN &" split across the owner fields: no
     # owner, and no crash (audit A5: IndexError before)
     assert parse_owner_text(text) == []
+
+
+def test_an_owner_slot_without_a_letter_names_no_owner() -> None:
+    # "SMITH JOHN &" keyed across slots leaves "&" alone in a slot (audit V10 N2):
+    # it is no third co-owner. 1.-1-1: JOHN SMITH and MARY SMITH, 2 owners, so a
+    # signer is credited 1/2 of the value, not 1/3. 1.-1-2 has "&" alone: no
+    # owner at all, told as without_owner. 1.-1-3: "-" and "." name no one.
+    roll = make_roll(
+        [
+            {
+                "swis_code": "104401",
+                "print_key_code": "1.-1-1",
+                "primary_owner_first_name": "John",
+                "primary_owner_last_name": "Smith",
+                "additional_owner_1_last_name": "&",
+                "additional_owner_2_first": "Mary",
+                "additional_owner_2_last_name": "Smith",
+            },
+            {"swis_code": "104401", "print_key_code": "1.-1-2", "primary_owner_last_name": "&"},
+            {
+                "swis_code": "104401",
+                "print_key_code": "1.-1-3",
+                "primary_owner_first_name": "Ann",
+                "primary_owner_last_name": "Lee",
+                "additional_owner_1_first": "-",
+                "additional_owner_1_last_name": ".",
+            },
+        ]
+    )
+    owners = parse_owners(roll)
+    assert owners["name"].tolist() == ["JOHN SMITH", "MARY SMITH", "ANN LEE"]
+    assert owner_counts(owners).to_dict() == {"104401|1.-1-1": 2, "104401|1.-1-3": 1}
+    quality = owner_quality(owners, roll)
+    assert quality["without_owner"]["keys"] == ["104401|1.-1-2"]

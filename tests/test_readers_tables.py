@@ -398,6 +398,35 @@ def test_carriage_returns_and_nul_bytes(tmp_path: Path) -> None:
     assert "NUL byte on line 3" in exc.value.message
 
 
+def test_bad_bytes_after_a_field_of_two_lines_name_the_data_row(tmp_path: Path) -> None:
+    # row 1's name is quoted over two lines (file lines 2 and 3), so the bad byte
+    # on file line 4 is in data row 2, not 3; and a byte in the header is in no row
+    from pipeline.io._common import csv_text_frame, json_text_frame
+
+    two_lines = b'page,line,name\n1,1,"Ann\nMarie"\n2,1,'
+    with pytest.raises(InputError) as exc:
+        csv_text_frame(two_lines + b"B\x00b\n", tmp_path / "s.csv")
+    assert "NUL byte on line 4" in exc.value.message
+    assert exc.value.row == 2
+    with pytest.raises(InputError) as exc:
+        csv_text_frame(two_lines + b"Jos\xe9\n", tmp_path / "s.csv")
+    assert "byte 0xe9 on line 4" in exc.value.message
+    assert exc.value.row == 2
+    # the byte opens a record: "B" at the start of file line 4 is row 3 of a
+    # headerless file (records: 1,1,"Ann Marie" / 2,1,x / the byte's)
+    with pytest.raises(InputError) as exc:
+        csv_text_frame(b'1,1,"Ann\nMarie"\n2,1,x\n\xe9,1,y\n', tmp_path / "v.txt", header=False)
+    assert exc.value.row == 3
+    with pytest.raises(InputError) as exc:
+        csv_text_frame(b"page,line,n\xe9me\n1,1,Ann\n", tmp_path / "s.csv")
+    assert exc.value.row is None
+    # JSON has lines, not rows
+    with pytest.raises(InputError) as exc:
+        json_text_frame(b'[\n{"name": "Jos\xe9"}\n]', tmp_path / "s.json")
+    assert "on line 2" in exc.value.message
+    assert exc.value.row is None
+
+
 def test_a_headerless_file_whose_first_row_is_short_names_row_1(tmp_path: Path) -> None:
     # rows 2 and 3 agree on 3 fields; row 1 has 2: row 1 is the bad one
     from pipeline.io._common import csv_text_frame

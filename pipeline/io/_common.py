@@ -51,8 +51,12 @@ def read_bytes(path: str | Path) -> bytes:
     return data
 
 
-def decode_utf8(data: bytes, path: str | Path) -> str:
-    """Decode UTF-8 (a BOM is allowed) or raise naming the row of the bad byte."""
+def decode_utf8(data: bytes, path: str | Path, *, header: bool | None = True) -> str:
+    """Decode UTF-8 (a BOM is allowed) or raise naming the line and row of the bad byte.
+
+    ``header`` says whether the CSV's first record is a header (for the data
+    row of the byte); None for a file that is not CSV (the line alone).
+    """
     if data.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):
         raise InputError(
             path,
@@ -64,11 +68,26 @@ def decode_utf8(data: bytes, path: str | Path) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         byte = data[exc.start : exc.start + 1].hex()
+        before = data[: exc.start].decode("utf-8-sig", errors="replace")
         raise InputError(
             path,
             f"not valid UTF-8 (byte 0x{byte} on line {line} of the file); save the file as UTF-8",
-            row=line - 1 if line > 1 else None,
+            row=None if header is None else data_row_at(before, header=header),
         ) from None
+
+
+def data_row_at(before: str, *, header: bool) -> int | None:
+    """The data row (counted from 1) of the character that follows the text ``before``.
+
+    Records are counted as a CSV reader counts them: a quoted field may span
+    lines, so the line of the file and the row differ after one. None for a
+    character of the header.
+    """
+    records = sum(1 for r in csv.reader(io.StringIO(before)) if r)
+    if not before or before.endswith(("\n", "\r")):
+        records += 1  # the character begins a record of its own
+    row = records - 1 if header else records
+    return row if row >= 1 else None
 
 
 def _csv_records_python(text: str, path: str | Path, *, header: bool) -> list[list[str]]:
@@ -153,7 +172,7 @@ def csv_text_frame(
     not rows (all columns read only).
     """
     if encoding == "utf-8":
-        text = decode_utf8(data, path)
+        text = decode_utf8(data, path, header=header)
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
     else:
@@ -165,7 +184,7 @@ def csv_text_frame(
         raise InputError(
             path,
             f"a NUL byte on line {line} of the file: not a CSV text file",
-            row=(line - 1 if header else line) or None,
+            row=data_row_at(text[:nul], header=header),
         )
     if text.count("\r") != text.count("\r\n"):
         # a line ending of a carriage return alone (Excel's "CSV (Macintosh)"):
@@ -227,7 +246,7 @@ def csv_text_frame(
 
 def json_text_frame(data: bytes, path: str | Path) -> pd.DataFrame:
     """Read a JSON list of flat objects into a ``str`` frame (absent -> ``""``)."""
-    text = decode_utf8(data, path)
+    text = decode_utf8(data, path, header=None)  # the line names the place in JSON
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:

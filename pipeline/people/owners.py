@@ -821,6 +821,10 @@ def _by_row_slot(long: pd.DataFrame) -> pd.DataFrame:
     return long.iloc[order]
 
 
+#: A character that can be part of a name: a letter or a digit of any script.
+_NAME_CHARACTER = r"[^\W_]"
+
+
 def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
     """ORPTS owner slots in long form, and which roll rows have any slot used."""
     empty = pd.Series("", index=roll.index, dtype="str")
@@ -835,8 +839,12 @@ def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
         piece = pd.DataFrame({PARCEL_KEY: roll[PARCEL_KEY].astype("str"), **raw})
         piece["_slot"] = slot
         piece["_row"] = np.arange(len(roll))
-        # an owner slot is used when its first or last name holds any text
-        used = ~(_blank_distinct(piece["first"]) & _blank_distinct(piece["last"]))
+        # an owner slot is used when its first or last name holds a letter or a
+        # digit: "&" or "-" alone (a key-entry leftover of "SMITH JOHN &" split
+        # across slots) names no owner, and must not count as one of the co-owners
+        used = _contains_distinct(piece["first"], _NAME_CHARACTER) | _contains_distinct(
+            piece["last"], _NAME_CHARACTER
+        )
         # one that holds only the ETAL marker, in its initial or suffix field,
         # names no owner but says that more exist: its record is flagged
         for col in ("middle", "suffix"):
