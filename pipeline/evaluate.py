@@ -842,18 +842,8 @@ def part_areas(
     if given:
         return _mixed_part_areas(prepared, territory, given, geometric_rows, warnings)
     by_town = _land_by_roll_town(prepared, geometric_rows())
-    warnings.append(
-        "no town polygons: town parts come from each parcel's roll municipality_code and "
-        "their areas are approximate (each parcel's area times its fraction in the "
-        "territory by geometry; the assessor's overrides apportion value, not land)"
-        + (
-            "; the town of the original petition (§ 2-202.1.f(1): the one holding the "
-            "greatest part of the territory) is chosen on these approximate areas: give the "
-            "towns' boundary polygons to confirm it"
-            if sum(1 for v in by_town.values() if v > 0) > 1
-            else ""
-        )
-    )
+    if len(inputs.towns) > 1:  # one town's part is the whole territory: nothing approximate
+        warnings.append(_no_town_polygons_warning(sum(1 for v in by_town.values() if v > 0) > 1))
     total = float(sum(by_town.values()))
     if not total > 0:
         raise InputError(
@@ -870,6 +860,22 @@ def part_areas(
         if share > 0:
             out[t.swis] = territory_sq_mi * share
     return out
+
+
+def _no_town_polygons_warning(several: bool) -> str:
+    """The warning of town parts taken from the rolls (``several`` towns hold land)."""
+    return (
+        "no town polygons: town parts come from each parcel's roll municipality_code and "
+        "their areas are approximate (each parcel's area times its fraction in the "
+        "territory by geometry; the assessor's overrides apportion value, not land)"
+        + (
+            "; the town of the original petition (§ 2-202.1.f(1): the one holding the "
+            "greatest part of the territory) is chosen on these approximate areas: give the "
+            "towns' boundary polygons to confirm it"
+            if several
+            else ""
+        )
+    )
 
 
 def _land_by_roll_town(prepared: Prepared, rows: pd.DataFrame) -> dict[str, float]:

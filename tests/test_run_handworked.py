@@ -637,6 +637,27 @@ def test_one_town_without_a_rate_leaves_full_credits_empty(tmp_path: Path) -> No
     assert math.isnan(lines.loc[1, "credit_full"])
 
 
+def test_one_town_without_its_polygon_is_not_approximate(tmp_path: Path) -> None:
+    """Town A alone, without its boundary polygon: its part is the whole territory.
+
+    Nothing is taken from the rolls' towns, so there is no "approximate areas"
+    warning (audit A6), and the part's area is the territory's own.
+    """
+    root = tmp_path / "p"
+    config = make_petition(root)
+    gpd.GeoDataFrame(geometry=[_b(0, 0, 900, 500)], crs=CRS).to_file(
+        root / "territory.geojson", driver="GeoJSON"
+    )
+    text = config.read_text()
+    text = text[: text.index('[[towns]]\nswis = "104600"')] + text[text.index("[signers]") :]
+    config.write_text(text.replace('boundary = "town-a.geojson"\n', ""))
+    summary = json.loads((run_ok(config, tmp_path / "results") / "summary.json").read_text())
+    assert not any(w.startswith("no town polygons") for w in summary["warnings"])
+    towns = _towns_sq_mi(summary)
+    assert list(towns) == ["104400"]
+    assert towns["104400"] == pytest.approx(summary["territory"]["square_miles"], rel=1e-12)
+
+
 def _mary_signs_after_the_affidavit(root: Path) -> None:
     """Date Mary Jones's line 2023-05-04, after her page's affidavit (2023-05-03)."""
     sig = root / "signatures.csv"
