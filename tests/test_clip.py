@@ -172,3 +172,103 @@ def test_the_same_areas_as_geos(
     )
     scale = shapely.area(np.asarray(subjects, dtype=object))[:, None]
     np.testing.assert_allclose(got / scale, want / scale, rtol=0, atol=1e-9)
+
+
+@pytest.fixture
+def triangles_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The triangle route for any territory, however few parcels cross it."""
+    import importlib
+
+    module = importlib.import_module("pipeline.geometry.apportion")
+    monkeypatch.setattr(module, "_TRIANGULATED_PER_CROSSING", 10**9)
+
+
+@pytest.mark.usefixtures("triangles_always")
+def test_parts_empty_or_nested_are_read_right() -> None:
+    # audit G8: a MultiPolygon with an EMPTY part (valid; GeoJSON and GPKG keep
+    # it) shifted every later ring of the call. Territory box(0, 0, 100, 100):
+    #   MULTIPOLYGON(EMPTY, box(50, 10, 150, 20)): 50 x 10 of 100 x 10 inside = 0.5
+    #   a polygon with a hole: shell box(80, 30, 120, 70) (1,600) less the hole
+    #     box(90, 40, 110, 60) (400) = 1,200; inside x <= 100: 20 x 40 = 800 less
+    #     the hole's 10 x 20 = 200 -> 600 / 1,200 = 0.5
+    #   box(60, 80, 140, 90): 40 x 10 of 80 x 10 = 0.5
+    #   a collection of box(95, 0, 105, 5) (25 of 50 inside) and the line
+    #     (0, 0)-(200, 0) (no area) and box(200, 0, 210, 10) (0 of 100):
+    #     25 / 150 = 1/6
+    from shapely.geometry import GeometryCollection, LineString, MultiPolygon
+
+    territory = box(0, 0, 100, 100)
+    holed = Polygon(box(80, 30, 120, 70).exterior.coords, [box(90, 40, 110, 60).exterior.coords])
+    empty_part = shapely.from_wkt("MULTIPOLYGON (EMPTY, ((50 10, 150 10, 150 20, 50 20, 50 10)))")
+    collection = GeometryCollection(
+        [MultiPolygon([box(95, 0, 105, 5)]), LineString([(0, 0), (200, 0)]), box(200, 0, 210, 10)]
+    )
+    parcels = gpd.GeoSeries([empty_part, holed, box(60, 80, 140, 90), collection])
+    got = apportion(parcels, territory)["raw_fraction"].to_numpy()
+    np.testing.assert_allclose(got, [0.5, 0.5, 0.5, 1 / 6], rtol=0, atol=1e-12)
+
+
+def test_clipped_areas_takes_polygons_only() -> None:
+    multi = shapely.from_wkt("MULTIPOLYGON (((0 0, 1 0, 1 1, 0 0)))")
+    tri = Polygon([(0, 0), (2, 0), (0, 2)])
+    one = np.zeros(1, dtype=np.intp)
+    with pytest.raises(ValueError, match="Polygons"):
+        clipped_areas(np.asarray([multi], dtype=object), np.asarray([tri]), (one, one))
+    # an empty polygon has area 0
+    empty = np.asarray([Polygon()], dtype=object)
+    assert clipped_areas(empty, np.asarray([tri]), (one, one)).tolist() == [0.0]
+
+
+@pytest.mark.usefixtures("triangles_always")
+def test_costly_parcels_go_to_the_overlay(monkeypatch: pytest.MonkeyPatch) -> None:
+    # audit G8: a parcel of many vertices whose box meets many long triangles
+    # took vertices x triangles rows (9 M for 2,000 x 4,625). Above the row
+    # limit a parcel is intersected by GEOS's overlay; the fractions are the
+    # same either way. A 400-vertex circle of radius 50 centred on the edge
+    # x = 100 of box(0, 0, 100, 100) at y = 50: half inside, 0.5 (the
+    # polygon is symmetric about x = 100)
+    import importlib
+
+    module = importlib.import_module("pipeline.geometry.apportion")
+    circle = shapely.Point(100, 50).buffer(50, quad_segs=100)
+    parcels = gpd.GeoSeries([circle, box(90, 0, 110, 10)])
+    territory = box(0, 0, 100, 100)
+    default = apportion(parcels, territory)["raw_fraction"].to_numpy()
+    calls: list[int] = []
+    overlay = module._overlay_areas
+    monkeypatch.setattr(
+        module, "_overlay_areas", lambda g, t: calls.append(len(g)) or overlay(g, t)
+    )
+    monkeypatch.setattr(module, "_MAX_CLIP_ROWS", 10)  # the circle (401 rows) is costly
+    routed = apportion(parcels, territory)["raw_fraction"].to_numpy()
+    assert calls == [1]  # the circle alone went to the overlay
+    np.testing.assert_allclose(default, [0.5, 0.5], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(routed, [0.5, 0.5], rtol=0, atol=1e-12)
+    monkeypatch.setattr(module, "_MAX_CLIP_ROWS_IN_ALL", 1)  # everything to the overlay
+    np.testing.assert_allclose(
+        apportion(parcels, territory)["raw_fraction"].to_numpy(), [0.5, 0.5], atol=1e-12
+    )
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(polygons(), min_size=1, max_size=10),
+    st.lists(polygons(), min_size=1, max_size=3),
+)
+def test_both_routes_give_the_same_fractions(parcels: list[Polygon], pieces: list[Polygon]) -> None:
+    # any parcels (stars, holes) against any territory (a union of stars, maybe
+    # several parts, maybe holes): the triangles and GEOS's overlay agree to 1e-9
+    import importlib
+
+    from pipeline.geometry.apportion import polygonal
+
+    module = importlib.import_module("pipeline.geometry.apportion")
+    territory = polygonal(shapely.union_all(pieces))
+    series = gpd.GeoSeries(parcels)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(module, "_TRIANGULATED_PER_CROSSING", 10**9)
+        by_triangles = apportion(series, territory)["raw_fraction"].to_numpy()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(module, "_MAX_TRIANGULATED_VERTICES", 0)
+        by_overlay = apportion(series, territory)["raw_fraction"].to_numpy()
+    np.testing.assert_allclose(by_triangles, by_overlay, rtol=0, atol=1e-9)

@@ -64,7 +64,8 @@ def clipped_areas(
     Parameters
     ----------
     subjects
-        Polygons, holes allowed, convex or not (valid: rings that do not cross).
+        Polygons, holes allowed, convex or not (valid: rings that do not
+        cross); an empty one has area 0.
     clippers
         Convex polygons (triangles from :func:`triangles_of`).
     pairs
@@ -100,11 +101,14 @@ def clipped_areas(
     out: FloatArray = np.zeros(len(si), dtype=np.float64)
     if not len(si):
         return out
+    if not np.all(shapely.get_type_id(subjects) == shapely.GeometryType.POLYGON):
+        raise ValueError("clipped_areas takes Polygons (open multi-part geometries first)")
     origin, a, b, c, m = _half_planes(clippers)
 
     # the subjects' rings: one group per (pair, ring), its vertices contiguous
-    rings = shapely.get_rings(subjects)
-    rings_of = shapely.get_num_interior_rings(subjects) + 1
+    # (an empty polygon has none)
+    rings, ring_owner = shapely.get_rings(subjects, return_index=True)
+    rings_of = np.bincount(ring_owner, minlength=len(subjects))
     first_ring = np.cumsum(rings_of) - rings_of
     n_rings = rings_of[si]
     group_pair = np.repeat(np.arange(len(si)), n_rings)
