@@ -616,13 +616,8 @@ def test_listed_town_the_territory_does_not_reach_is_no_part(tmp_path: Path) -> 
     assert summary["filing"]["deposit_total"] == 6000
 
 
-def test_one_town_without_a_rate_leaves_full_credits_empty(tmp_path: Path) -> None:
-    """Town A alone (x in [0, 900]), no rates file: the test is on assessed values.
-
-    John Smith is credited A1's 100,000 assessed; its full value is unknown
-    without a rate, so his line's credit_full is empty, never 0.
-    """
-    root = tmp_path / "p"
+def _town_a_alone(root: Path) -> Path:
+    """The hand-worked petition cut to town A: territory x in [0, 900], no town B."""
     config = make_petition(root)
     gpd.GeoDataFrame(geometry=[_b(0, 0, 900, 500)], crs=CRS).to_file(
         root / "territory.geojson", driver="GeoJSON"
@@ -630,6 +625,16 @@ def test_one_town_without_a_rate_leaves_full_credits_empty(tmp_path: Path) -> No
     text = config.read_text()
     text = text[: text.index('[[towns]]\nswis = "104600"')] + text[text.index("[signers]") :]
     config.write_text(text)
+    return config
+
+
+def test_one_town_without_a_rate_leaves_full_credits_empty(tmp_path: Path) -> None:
+    """Town A alone (x in [0, 900]), no rates file: the test is on assessed values.
+
+    John Smith is credited A1's 100,000 assessed; its full value is unknown
+    without a rate, so his line's credit_full is empty, never 0.
+    """
+    config = _town_a_alone(tmp_path / "p")
     out = run_ok(config, tmp_path / "results")
     lines = pd.read_csv(out / "signatures.csv").set_index("line")
     assert lines.loc[1, "status"] == "counted"
@@ -643,14 +648,8 @@ def test_one_town_without_its_polygon_is_not_approximate(tmp_path: Path) -> None
     Nothing is taken from the rolls' towns, so there is no "approximate areas"
     warning (audit A6), and the part's area is the territory's own.
     """
-    root = tmp_path / "p"
-    config = make_petition(root)
-    gpd.GeoDataFrame(geometry=[_b(0, 0, 900, 500)], crs=CRS).to_file(
-        root / "territory.geojson", driver="GeoJSON"
-    )
-    text = config.read_text()
-    text = text[: text.index('[[towns]]\nswis = "104600"')] + text[text.index("[signers]") :]
-    config.write_text(text.replace('boundary = "town-a.geojson"\n', ""))
+    config = _town_a_alone(tmp_path / "p")
+    config.write_text(config.read_text().replace('boundary = "town-a.geojson"\n', ""))
     summary = json.loads((run_ok(config, tmp_path / "results") / "summary.json").read_text())
     assert not any(w.startswith("no town polygons") for w in summary["warnings"])
     towns = _towns_sq_mi(summary)
