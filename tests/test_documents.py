@@ -352,6 +352,15 @@ def test_certification_two_towns(tmp_path: Path) -> None:
         assert "Town of Brinton" in flat and "2021" in flat
         assert "COUNTY OF ____" in flat  # no county given: a blank line for the notary
         assert "9.-1-1" in flat and "1.-1-2" not in flat  # only this town's annex
+    # under the town taxable basis both items name the value they are measured by
+    summary = _summary(parts, rolls)
+    summary["owner_test"]["value_basis_column"] = "town_taxable_value"
+    (tmp_path / "taxable").mkdir()
+    files = write_certifications(tmp_path / "taxable", summary, parcels)
+    flat = " ".join(docx_text(files["certification-104600.docx"]).split())
+    measured = "(measured by the town taxable value)"
+    assert f"total assessed valuation {measured} $80,000.00" in flat
+    assert f"assessed valuation {measured} $50,000.00" in flat
 
 
 def test_no_certification_without_owner_basis(tmp_path: Path) -> None:

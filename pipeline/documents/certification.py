@@ -290,7 +290,7 @@ def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> 
             Para(
                 "3. The correct total amount of full valuation of real property in the "
                 f"territory and in the {town} owned by the signers of the petition is "
-                f"{dollars(fig.signer_full)} (assessed valuation "
+                f"{dollars(fig.signer_full)} (assessed valuation{measured} "
                 f"{dollars(fig.signer_assessed)}), being {percent(fig.percent)} of the full "
                 "valuation of that portion."
             ),
