@@ -8,7 +8,10 @@ Not a test. Run from the repository root::
 For each size it builds a parcel layer and a territory, then times, in this
 one process:
 
-- ``apportion``: :func:`pipeline.apportion` (fractions per parcel);
+- ``apportion``: :func:`pipeline.apportion` (the fraction of each parcel, a
+  Series, as the issue asks); ``table_s`` is :func:`pipeline.geometry.apportion_table`
+  (the same with each fraction's source and the raw fraction: the frame
+  ``petition run`` uses), timed beside it;
 - ``overlay``: ``geopandas.overlay(how="intersection")`` then
   area(piece) / area(parcel) summed per parcel;
 - ``tobler P->T``: ``area_interpolate(parcels, territory,
@@ -56,7 +59,7 @@ import shapely
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pipeline.geometry import apportion
+from pipeline.geometry import apportion, apportion_table
 
 CRS = "EPSG:2260"  # NY State Plane East, US survey feet (lot sizes below are in feet)
 
@@ -163,7 +166,7 @@ def run(n: int, layout: str, slow_max: int, repeat: int, alt_repeat: int = 3) ->
     """
     parcels, territory, origin = sample_parcels(n, layout)
     row: dict[str, Any] = {"parcels": len(parcels), "source": origin, "apportion_s": np.nan}
-    fractions = apportion(parcels, territory)["raw_fraction"].to_numpy()
+    fractions = apportion(parcels, territory).to_numpy()  # no tolerance: the raw fractions
     row["crossing"] = int(((fractions > 0) & (fractions < 1)).sum())
     row["inside"] = int((fractions == 1).sum())
     slow = len(parcels) <= slow_max
@@ -183,11 +186,16 @@ def run(n: int, layout: str, slow_max: int, repeat: int, alt_repeat: int = 3) ->
     for _ in range(rounds):
         t_app = min(timed(lambda: apportion(parcels, territory))[0] for _ in range(per_round))
         best["apportion"] = min(best.get("apportion", np.inf), t_app)
+        t_table = min(
+            timed(lambda: apportion_table(parcels, territory))[0] for _ in range(per_round)
+        )
+        best["table"] = min(best.get("table", np.inf), t_table)
         for name, fn in alternatives.items():
             t, answer[name] = timed(fn)
             best[name] = min(best.get(name, np.inf), t)
     t_app = best["apportion"]
     row["apportion_s"] = t_app
+    row["table_s"] = best["table"]
     if not slow:
         return row
     row["overlay_s"], row["overlay_x"] = best["overlay"], best["overlay"] / t_app

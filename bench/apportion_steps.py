@@ -55,7 +55,8 @@ def main() -> None:
         ),
         "crossing parcels' areas by GEOS's overlay": lambda: m._overlay_areas(crossing, territory),
         "fraction_source column": lambda: m._source_column(np.zeros(len(geoms), dtype=bool)),
-        "apportion, whole": lambda: m.apportion(parcels, territory),
+        "apportion, whole (the fractions)": lambda: m.apportion(parcels, territory),
+        "apportion_table, whole (with the sources)": lambda: m.apportion_table(parcels, territory),
     }
     times: dict[str, list[float]] = {k: [] for k in steps}
     for _ in range(args.rounds):

@@ -29,7 +29,7 @@ import shapely
 from pipeline.config import load_config
 from pipeline.engines.distributed import DEFAULT_PARTITION_SIZE, dask_engine
 from pipeline.evaluate import prepare
-from pipeline.geometry import apportion
+from pipeline.geometry import apportion_table
 from pipeline.io.load import load_inputs
 from pipeline.sample import generate_sample
 
@@ -65,7 +65,7 @@ def bench(config_path: Path, *, workers: int, partition_size: int, repeat: int) 
     local_time: dict[str, float] = {}
     for label, territory in territories.items():
         local_time[label], local[label] = _best(
-            lambda t=territory: apportion(parcels, t, sliver_tolerance=tol), repeat
+            lambda t=territory: apportion_table(parcels, t, sliver_tolerance=tol), repeat
         )
         print(f"  local  {label:<26} {local_time[label]:8.2f} s")
 

@@ -66,9 +66,9 @@ def evaluate_sample(toml: Path, *, signers: int, voters: int = 0) -> dict[str, o
             strict=True,
         )
     )
-    from pipeline.geometry import apportion
+    from pipeline.geometry import apportion_table
 
-    fr_all = apportion(inputs.parcels, inputs.territory, sliver_tolerance=0.005)
+    fr_all = apportion_table(inputs.parcels, inputs.territory, sliver_tolerance=0.005)
     inside = set(
         inputs.parcels["parcel_key"]
         .astype(str)

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import shapely
 
-from pipeline.geometry import apportion
+from pipeline.geometry import apportion_table
 from pipeline.sample import generate_sample
 from pipeline.scenario import Scenario
 
@@ -94,7 +94,7 @@ def main() -> None:
             same = sc.results() == sc._assessment().summary
 
             def full(sc: Scenario = sc) -> Any:
-                apportion(sc.parcels, sc.territory)
+                apportion_table(sc.parcels, sc.territory)
                 return sc.evaluate()
 
             full_ms = math.nan if args.skip_full else _ms(full, repeat=1)[0]

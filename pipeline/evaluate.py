@@ -252,7 +252,7 @@ class Prepared:
         towns = [t for t in self.inputs.towns if t.boundary is not None]
         if not towns or len(self.inputs.towns) < 2:
             return frozenset()
-        from pipeline.geometry import apportion
+        from pipeline.geometry import apportion_table
 
         keys = np.asarray(self.keys.astype("str"), dtype=object)
         town_of = np.asarray([k[:4] + "00" for k in keys], dtype=object)
@@ -270,7 +270,7 @@ class Prepared:
                 & (bounds[:, 3] >= y0)
             )
             if near.any():
-                share = apportion(gpd.GeoSeries(geoms[near]), t.boundary)["raw_fraction"]
+                share = apportion_table(gpd.GeoSeries(geoms[near]), t.boundary)["raw_fraction"]
                 found.update(keys[near][share.to_numpy() > tolerance].tolist())
         return frozenset(found)
 
@@ -294,7 +294,7 @@ class Prepared:
         return _owner_route(self.inputs, self.regime)
 
     def fractions(self, territory: BaseGeometry) -> pd.DataFrame:
-        """:func:`pipeline.geometry.apportion` of every parcel, indexed by ``parcel_key``."""
+        """:func:`pipeline.geometry.apportion_table` of every parcel, indexed by ``parcel_key``."""
         engine = self.engine or LocalEngine()
         out = engine.fractions(
             self.parcels, territory, sliver_tolerance=self.policy.sliver_tolerance
@@ -342,7 +342,7 @@ def prepare(
         The policy section of the config.
     engine
         Where :meth:`Prepared.fractions` runs (:func:`pipeline.engines.open_engine`);
-        None runs :func:`pipeline.geometry.apportion` in this process.
+        None runs :func:`pipeline.geometry.apportion_table` in this process.
 
     Returns
     -------
@@ -1003,7 +1003,7 @@ def _land_in_rest(
     (share)``) of the parcels of towns *with* a polygon having more than
     ``tolerance`` of their area in the rest.
     """
-    from pipeline.geometry import apportion
+    from pipeline.geometry import apportion_table
 
     geo = rows.loc[
         (rows["fraction_source"] != "unmapped").to_numpy()
@@ -1014,7 +1014,7 @@ def _land_in_rest(
     if geo.empty:
         return {}, []
     geoms = np.asarray(prepared.parcels.geometry.values, dtype=object)[pos]
-    share = apportion(gpd.GeoSeries(geoms), rest_geom)["raw_fraction"].to_numpy()
+    share = apportion_table(gpd.GeoSeries(geoms), rest_geom)["raw_fraction"].to_numpy()
     town = geo["town_swis"].astype("str").to_numpy()
     mine = np.isin(town, list(rest))
     inside = shapely.area(geoms) * share
@@ -1274,11 +1274,11 @@ def _parcels_in_another_part(
     Notes
     -----
     Only parcels whose box meets the part's box are measured, with
-    :func:`pipeline.geometry.apportion` against the part: the share of parcel
+    :func:`pipeline.geometry.apportion_table` against the part: the share of parcel
     :math:`P` in part :math:`T_y` is :math:`\operatorname{area}(P \cap T_y) /
     \operatorname{area}(P)`.
     """
-    from pipeline.geometry import apportion
+    from pipeline.geometry import apportion_table
 
     geo = rows.loc[
         rows["fraction_source"].isin(["geometry", "sliver"]).to_numpy()
@@ -1305,7 +1305,7 @@ def _parcels_in_another_part(
         )
         if not near.any():
             continue
-        share = apportion(gpd.GeoSeries(geoms[near]), part)["raw_fraction"].to_numpy()
+        share = apportion_table(gpd.GeoSeries(geoms[near]), part)["raw_fraction"].to_numpy()
         over = share > tolerance
         if not over.any():
             continue
@@ -2006,7 +2006,7 @@ def evaluate(
     Notes
     -----
     :func:`prepare`, then :func:`assess` of ``inputs.territory`` with the
-    apportionment of every parcel (:func:`pipeline.geometry.apportion`).
+    apportionment of every parcel (:func:`pipeline.geometry.apportion_table`).
     """
     prepared = prepare(inputs, policy=policy, engine=engine)
     return evaluation_of(

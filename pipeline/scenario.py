@@ -11,7 +11,7 @@ and :meth:`Scenario.compare` puts two scenarios side by side.
 
 Incremental recompute
 ---------------------
-The per-parcel fractions of :func:`pipeline.geometry.apportion` are cached
+The per-parcel fractions of :func:`pipeline.geometry.apportion_table` are cached
 per scenario. An edit from territory :math:`T` to :math:`T'` recomputes only
 the parcels that meet the symmetric difference :math:`T \\triangle T'` (an
 STR-tree query on its parts): for any other parcel :math:`P`,
@@ -78,7 +78,7 @@ from pipeline.evaluate import (
     with_value_parts,
 )
 from pipeline.frames import PARCEL_KEY, SOURCE_ROW
-from pipeline.geometry import apportion
+from pipeline.geometry import apportion_table
 from pipeline.geometry.apportion import polygonal
 from pipeline.geometry.area import geodesic_area_sq_mi
 from pipeline.geometry.territory import check_unlisted_towns, shares_area
@@ -510,11 +510,13 @@ def full_fractions(scenario: Scenario) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        :func:`pipeline.geometry.apportion` of every parcel against the
+        :func:`pipeline.geometry.apportion_table` of every parcel against the
         scenario's territory, indexed by ``parcel_key``.
     """
     base = scenario._base
-    out = apportion(base.parcels, scenario.territory, sliver_tolerance=base.policy.sliver_tolerance)
+    out = apportion_table(
+        base.parcels, scenario.territory, sliver_tolerance=base.policy.sliver_tolerance
+    )
     out.index = base.keys
     return out
 
@@ -619,7 +621,7 @@ class Scenario:
 
     @property
     def fractions(self) -> pd.DataFrame:
-        """Apportionment of every parcel (as :func:`pipeline.geometry.apportion`)."""
+        """Apportionment of every parcel (as :func:`pipeline.geometry.apportion_table`)."""
         return self._fr.frame(self._base.keys)
 
     def renamed(self, name: str) -> Scenario:
@@ -656,7 +658,9 @@ class Scenario:
             idx = np.zeros(0, dtype=np.intp)
         fr = self._fr
         if len(idx):
-            sub = apportion(b.parcels.iloc[idx], new, sliver_tolerance=b.policy.sliver_tolerance)
+            sub = apportion_table(
+                b.parcels.iloc[idx], new, sliver_tolerance=b.policy.sliver_tolerance
+            )
             fr = fr.updated(idx, sub)
         return Scenario(
             b, new, fr, name=name if name is not None else f"{self.name}*", recomputed=len(idx)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from shapely.geometry import Polygon, box
 
 import pipeline
-from pipeline.geometry import apportion
+from pipeline.geometry import apportion, apportion_table
 
 # Territory for the basic cases: everything with 50 <= x <= 1000, -1000 <= y <= 1000.
 EDGE_T = box(50, -1000, 1000, 1000)
@@ -25,12 +25,53 @@ _SWITCHES = ("_GRID_MIN_PARCELS", "_THREAD_MIN_PARCELS", "_THREAD_MIN_NEAR", "_T
 
 
 def _one(parcel: Polygon, territory: object, **kw: float) -> pd.Series:
-    out = apportion(gpd.GeoSeries([parcel]), territory, **kw)  # type: ignore[arg-type]
+    out = apportion_table(gpd.GeoSeries([parcel]), territory, **kw)  # type: ignore[arg-type]
     return out.iloc[0]
 
 
 def test_exported_from_package() -> None:
     assert pipeline.apportion is apportion
+
+
+def test_apportion_is_a_series_of_fractions_on_the_parcels_index() -> None:
+    # the issue's API: pipeline.apportion(parcels, territory, *, sliver_tolerance)
+    # returns the fractions as a Series on the parcels' index. Territory x in
+    # [50, 1000]: box(0, 0, 100, 100) is cut at x = 50: 50 x 100 / 100 x 100 = 0.5;
+    # box(200, 0, 300, 100) is inside: 1; box(-300, 0, -200, 100) is apart: 0
+    parcels = gpd.GeoDataFrame(
+        {"pk": ["a", "b", "c"]},
+        geometry=[box(0, 0, 100, 100), box(200, 0, 300, 100), box(-300, 0, -200, 100)],
+        index=pd.Index(["a", "b", "c"], name="parcel"),
+    )
+    fractions = pipeline.apportion(parcels, EDGE_T)
+    assert isinstance(fractions, pd.Series)
+    assert fractions.name == "fraction_in_territory"
+    assert fractions.index.equals(parcels.index)
+    assert fractions.dtype == np.float64
+    np.testing.assert_allclose(fractions.to_numpy(), [0.5, 1.0, 0.0], rtol=0, atol=1e-12)
+    # the same values as the table's column, with and without a tolerance
+    for tol in (0.0, 0.01):
+        table = apportion_table(parcels, EDGE_T, sliver_tolerance=tol)
+        pd.testing.assert_series_equal(
+            apportion(parcels, EDGE_T, sliver_tolerance=tol), table["fraction_in_territory"]
+        )
+
+
+def test_a_snapped_sliver_in_the_series_and_the_table() -> None:
+    # box(45, 0, 145, 100) reaches x < 50 by a 5 ft strip: 5 x 100 / 10,000 = 0.05
+    # outside, raw 0.95 inside; with a tolerance of 0.1 the 5 ft strip (under
+    # 10 ft wide) snaps: fraction 1, raw 0.95, source sliver; the table's two
+    # float columns are separate arrays
+    parcels = gpd.GeoSeries([box(45, 0, 145, 100)])
+    assert apportion(parcels, EDGE_T, sliver_tolerance=0.1).iloc[0] == 1.0
+    table = apportion_table(parcels, EDGE_T, sliver_tolerance=0.1)
+    assert table["fraction_in_territory"].iloc[0] == 1.0
+    assert table["raw_fraction"].iloc[0] == pytest.approx(0.95, abs=1e-12)
+    assert table["fraction_source"].iloc[0] == "sliver"
+    plain = apportion_table(parcels, EDGE_T)
+    assert not np.shares_memory(
+        plain["fraction_in_territory"].to_numpy(), plain["raw_fraction"].to_numpy()
+    )
 
 
 def test_parcel_cut_in_half_by_edge() -> None:
@@ -51,7 +92,7 @@ def test_inside_outside_and_edge_touch() -> None:
         ],
         index=["in", "out", "touch", "in-touch"],
     )
-    out = apportion(parcels, EDGE_T)
+    out = apportion_table(parcels, EDGE_T)
     assert list(out.index) == ["in", "out", "touch", "in-touch"]
     assert out["fraction_in_territory"].tolist() == [1.0, 0.0, 0.0, 1.0]
     assert (out["fraction_source"] == "geometry").all()
@@ -123,9 +164,9 @@ def test_the_noise_width_is_in_feet_whatever_the_crs() -> None:
     # in metres (UTM): a strip 5 m = 16.4 ft wide of a parcel 2,000 m x 100 m
     # (0.25 %) is land; one of 2 m = 6.6 ft (0.1 %) is noise
     farm = gpd.GeoSeries([box(0, 0, 2_000, 100)], crs="EPSG:32618")
-    wide = apportion(farm, box(-500, 0, 5, 100), sliver_tolerance=0.005).iloc[0]
+    wide = apportion_table(farm, box(-500, 0, 5, 100), sliver_tolerance=0.005).iloc[0]
     assert wide["fraction_in_territory"] == pytest.approx(0.0025, abs=1e-12)
-    thin = apportion(farm, box(-500, 0, 2, 100), sliver_tolerance=0.005).iloc[0]
+    thin = apportion_table(farm, box(-500, 0, 2, 100), sliver_tolerance=0.005).iloc[0]
     assert (thin["fraction_in_territory"], thin["fraction_source"]) == (0.0, "sliver")
 
 
@@ -142,7 +183,7 @@ def test_territory_with_hole() -> None:
             box(50, 50, 100, 100),  # inside, touching the hole's corner -> 1
         ]
     )
-    out = apportion(parcels, territory)
+    out = apportion_table(parcels, territory)
     assert out["fraction_in_territory"].tolist() == pytest.approx([0.75, 0.0, 1.0], abs=1e-12)
 
 
@@ -167,7 +208,7 @@ def test_territory_with_many_vertices_is_cut_into_pieces() -> None:
             box(-90, 300, 10, 400),  # 10 * 100 -> 0.1
         ]
     )
-    out = apportion(parcels, territory)
+    out = apportion_table(parcels, territory)
     assert out["fraction_in_territory"].tolist() == pytest.approx([0.1, 0.25, 1.0, 0.1], abs=1e-12)
 
 
@@ -180,7 +221,7 @@ def test_geodataframe_and_geoseries_territory() -> None:
     )
     # two boundary features that together make x in [50, 250]
     boundary = gpd.GeoSeries([box(50, -10, 150, 110), box(150, -10, 250, 110)], crs="EPSG:2260")
-    out = apportion(parcels, boundary)
+    out = apportion_table(parcels, boundary)
     # a: x 50..100 -> 0.5; b: x 200..250 -> 0.5
     assert list(out.index) == [10, 20]
     assert out["fraction_in_territory"].tolist() == pytest.approx([0.5, 0.5], abs=1e-12)
@@ -189,7 +230,7 @@ def test_geodataframe_and_geoseries_territory() -> None:
 def test_duplicate_labels_kept_in_order() -> None:
     # same label twice (e.g. a roll key with two polygons): both rows kept, in order
     parcels = gpd.GeoSeries([box(0, 0, 100, 100), box(200, 0, 300, 100)], index=["k", "k"])
-    out = apportion(parcels, EDGE_T)
+    out = apportion_table(parcels, EDGE_T)
     assert list(out.index) == ["k", "k"]
     assert out["fraction_in_territory"].tolist() == pytest.approx([0.5, 1.0], abs=1e-12)
 
@@ -197,7 +238,7 @@ def test_duplicate_labels_kept_in_order() -> None:
 def test_crs_mismatch_rejected() -> None:
     parcels = gpd.GeoSeries([box(0, 0, 1, 1)], crs="EPSG:2260")
     with pytest.raises(ValueError, match="CRS"):
-        apportion(parcels, gpd.GeoSeries([box(0, 0, 1, 1)], crs="EPSG:26918"))
+        apportion_table(parcels, gpd.GeoSeries([box(0, 0, 1, 1)], crs="EPSG:26918"))
 
 
 def test_zero_area_parcel_names_its_label() -> None:
@@ -206,7 +247,7 @@ def test_zero_area_parcel_names_its_label() -> None:
         [box(0, 0, 1, 1), Polygon([(60, 0), (70, 0), (80, 0)])], index=["ok", "flat-one"]
     )
     with pytest.raises(ValueError, match="flat-one"):
-        apportion(parcels, EDGE_T)
+        apportion_table(parcels, EDGE_T)
 
 
 def test_zero_area_parcel_far_away_is_outside() -> None:
@@ -215,37 +256,37 @@ def test_zero_area_parcel_far_away_is_outside() -> None:
     parcels = gpd.GeoSeries(
         [box(0, 0, 1, 1), Polygon([(0, 0), (1, 0), (2, 0)])], index=["ok", "flat-far"]
     )
-    assert apportion(parcels, EDGE_T)["fraction_in_territory"].tolist() == [0.0, 0.0]
+    assert apportion_table(parcels, EDGE_T)["fraction_in_territory"].tolist() == [0.0, 0.0]
 
 
 def test_missing_geometry_names_its_label() -> None:
     parcels = gpd.GeoSeries([box(0, 0, 1, 1), None], index=["ok", "no-shape"])
     with pytest.raises(ValueError, match="no-shape"):
-        apportion(parcels, EDGE_T)
+        apportion_table(parcels, EDGE_T)
 
 
 def test_bad_tolerance_and_bad_territory() -> None:
     parcels = gpd.GeoSeries([box(0, 0, 1, 1)])
     with pytest.raises(ValueError, match="sliver_tolerance"):
-        apportion(parcels, EDGE_T, sliver_tolerance=0.5)
+        apportion_table(parcels, EDGE_T, sliver_tolerance=0.5)
     with pytest.raises(ValueError, match="Polygon"):
-        apportion(parcels, shapely.LineString([(0, 0), (1, 1)]))
+        apportion_table(parcels, shapely.LineString([(0, 0), (1, 1)]))
     bowtie = Polygon([(0, 0), (100, 100), (100, 0), (0, 100)])
     with pytest.raises(ValueError, match="invalid"):
-        apportion(parcels, bowtie)
+        apportion_table(parcels, bowtie)
 
 
 def test_invalid_parcel_is_repaired_and_flagged() -> None:
     # bow-tie: two triangles meeting at (50, 50), each 0.5 * 100 * 50 = 2500; the
     # left one lies in x <= 50 (the territory box(0, 0, 50, 100)): 2500 / 5000 = 0.5
     bowtie = Polygon([(0, 0), (100, 100), (100, 0), (0, 100)])
-    out = apportion(gpd.GeoSeries([bowtie]), box(0, 0, 50, 100))
+    out = apportion_table(gpd.GeoSeries([bowtie]), box(0, 0, 50, 100))
     assert out["geometry_repaired"].tolist() == [True]
     assert out["fraction_in_territory"].iloc[0] == pytest.approx(0.5, abs=1e-12)
 
 
 def test_empty_parcels() -> None:
-    out = apportion(gpd.GeoSeries([], dtype="geometry"), EDGE_T)
+    out = apportion_table(gpd.GeoSeries([], dtype="geometry"), EDGE_T)
     assert len(out) == 0
     assert list(out.columns) == [
         "fraction_in_territory",
@@ -267,7 +308,7 @@ def test_tobler_allocate_total_true_would_overcount() -> None:
     # own area (10000): 1000 * 5000 / 5000 = 1000 instead of 1000 * 5000 / 10000 = 500
     assert wrong["value"].iloc[0] == pytest.approx(1000.0)
     assert right["value"].iloc[0] == pytest.approx(500.0)
-    fraction = apportion(parcels, EDGE_T)["fraction_in_territory"].iloc[0]
+    fraction = apportion_table(parcels, EDGE_T)["fraction_in_territory"].iloc[0]
     assert 1000.0 * fraction == pytest.approx(500.0)
 
 
@@ -314,7 +355,7 @@ prop = settings(max_examples=60, deadline=None, suppress_health_check=[HealthChe
 @prop
 @given(parcel_lists, territories())
 def test_fractions_in_unit_interval(parcels: list[Polygon], territory: object) -> None:
-    out = apportion(gpd.GeoSeries(parcels), territory)  # type: ignore[arg-type]
+    out = apportion_table(gpd.GeoSeries(parcels), territory)  # type: ignore[arg-type]
     f = out["fraction_in_territory"].to_numpy()
     assert ((f >= 0) & (f <= 1)).all()
 
@@ -329,10 +370,10 @@ def test_halves_add_up_to_whole(parcels: list[Polygon], territory: object, at: f
     left = polygonal(shapely.intersection(territory, box(xmin - 1, ymin - 1, cut, ymax + 1)))
     right = polygonal(shapely.intersection(territory, box(cut, ymin - 1, xmax + 1, ymax + 1)))
     series = gpd.GeoSeries(parcels)
-    whole = apportion(series, territory)["fraction_in_territory"].to_numpy()  # type: ignore[arg-type]
+    whole = apportion_table(series, territory)["fraction_in_territory"].to_numpy()  # type: ignore[arg-type]
     parts = (
-        apportion(series, left)["fraction_in_territory"].to_numpy()
-        + apportion(series, right)["fraction_in_territory"].to_numpy()
+        apportion_table(series, left)["fraction_in_territory"].to_numpy()
+        + apportion_table(series, right)["fraction_in_territory"].to_numpy()
     )
     np.testing.assert_allclose(parts, whole, rtol=0, atol=1e-9)
 
@@ -343,8 +384,8 @@ def test_translation_changes_nothing(
     parcels: list[Polygon], territory: object, dx: int, dy: int
 ) -> None:
     series = gpd.GeoSeries(parcels)
-    before = apportion(series, territory)["fraction_in_territory"].to_numpy()  # type: ignore[arg-type]
-    moved = apportion(
+    before = apportion_table(series, territory)["fraction_in_territory"].to_numpy()  # type: ignore[arg-type]
+    moved = apportion_table(
         series.translate(dx, dy),
         shapely.transform(territory, lambda xy: xy + np.array([dx, dy])),
     )["fraction_in_territory"].to_numpy()
@@ -418,11 +459,11 @@ def test_grid_and_threads_change_no_fraction(parcels: list[Polygon], territory: 
     with pytest.MonkeyPatch.context() as mp:
         for name in _SWITCHES:
             mp.setattr(mod, name, 10**12)
-        plain = apportion(series, territory)  # type: ignore[arg-type]
+        plain = apportion_table(series, territory)  # type: ignore[arg-type]
     with pytest.MonkeyPatch.context() as mp:
         for name in _SWITCHES:
             mp.setattr(mod, name, 0)
-        forced = apportion(series, territory)  # type: ignore[arg-type]
+        forced = apportion_table(series, territory)  # type: ignore[arg-type]
     pd.testing.assert_frame_equal(forced, plain)
 
 
@@ -454,7 +495,7 @@ def test_repairs_are_the_same_in_the_threads() -> None:
         with pytest.MonkeyPatch.context() as mp:
             for name in _SWITCHES:
                 mp.setattr(mod, name, value)
-            outs.append(apportion(series, territory))
+            outs.append(apportion_table(series, territory))
     pd.testing.assert_frame_equal(outs[1], outs[0])
     out = outs[1]
     assert out["geometry_repaired"].to_numpy().nonzero()[0].tolist() == [2, 32]
@@ -503,11 +544,11 @@ def test_cell_verdicts_settle_nothing_when_a_step_is_too_wide(
     lots = [box(x, y, x + 5, y + 5) for x in range(0, 100, 5) for y in range(0, 100, 5)]
     territory = shapely.difference(box(0, 0, 100, 100), box(30, 30, 70, 70))
     geoms = np.asarray(lots, dtype=object)
-    before = apportion(gpd.GeoSeries(lots), territory)
+    before = apportion_table(gpd.GeoSeries(lots), territory)
     monkeypatch.setattr(mod, "_GRID_MAX_SPAN", 0)
     assert (mod._cell_verdicts(shapely.bounds(geoms), territory) == -1).all()
     monkeypatch.setattr(mod, "_GRID_MIN_PARCELS", 0)
-    pd.testing.assert_frame_equal(apportion(gpd.GeoSeries(lots), territory), before)
+    pd.testing.assert_frame_equal(apportion_table(gpd.GeoSeries(lots), territory), before)
 
 
 @pytest.mark.real
@@ -540,11 +581,11 @@ def test_every_real_village_as_a_territory(real_data: Path) -> None:
         with pytest.MonkeyPatch.context() as mp:
             for name in _SWITCHES:
                 mp.setattr(mod, name, 0)
-            forced = apportion(series, village)
+            forced = apportion_table(series, village)
         with pytest.MonkeyPatch.context() as mp:
             for name in _SWITCHES:
                 mp.setattr(mod, name, 10**12)
-            plain = apportion(series, village)
+            plain = apportion_table(series, village)
         pd.testing.assert_frame_equal(forced, plain)
         total = float((forced["raw_fraction"] * side * side).sum())
         assert total == pytest.approx(village.area, rel=1e-9)

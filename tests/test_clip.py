@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from shapely import affinity
 from shapely.geometry import Polygon, box
 
-from pipeline.geometry import _clip, apportion
+from pipeline.geometry import _clip, apportion_table
 from pipeline.geometry._clip import clipped_areas, triangles_of
 
 # the L-shaped parcel: [0,2] x [0,1] plus [0,1] x [1,2]; area 2 + 1 = 3
@@ -112,9 +112,9 @@ def test_apportion_agrees_with_the_overlay_beyond_the_triangulation_limit(
     territory = Polygon(np.c_[radius * np.cos(angles), radius * np.sin(angles)])
     lots = [box(x, y, x + 90, y + 70) for x, y in rng.uniform(-500, 400, size=(300, 2))]
     parcels = gpd.GeoSeries(lots)
-    by_triangles = apportion(parcels, territory)["raw_fraction"].to_numpy()
+    by_triangles = apportion_table(parcels, territory)["raw_fraction"].to_numpy()
     monkeypatch.setattr(module, "_MAX_TRIANGULATED_VERTICES", 3)
-    by_overlay = apportion(parcels, territory)["raw_fraction"].to_numpy()
+    by_overlay = apportion_table(parcels, territory)["raw_fraction"].to_numpy()
     crossing = (by_overlay > 0) & (by_overlay < 1)
     assert crossing.sum() > 20  # the case exercises the clipping
     np.testing.assert_allclose(by_triangles, by_overlay, rtol=0, atol=1e-12)
@@ -174,16 +174,6 @@ def test_the_same_areas_as_geos(
     np.testing.assert_allclose(got / scale, want / scale, rtol=0, atol=1e-9)
 
 
-@pytest.fixture
-def triangles_always(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The triangle route for any territory, however few parcels cross it."""
-    import importlib
-
-    module = importlib.import_module("pipeline.geometry.apportion")
-    monkeypatch.setattr(module, "_TRIANGULATED_PER_CROSSING", 10**9)
-
-
-@pytest.mark.usefixtures("triangles_always")
 def test_parts_empty_or_nested_are_read_right() -> None:
     # audit G8: a MultiPolygon with an EMPTY part (valid; GeoJSON and GPKG keep
     # it) shifted every later ring of the call. Territory box(0, 0, 100, 100):
@@ -204,7 +194,7 @@ def test_parts_empty_or_nested_are_read_right() -> None:
         [MultiPolygon([box(95, 0, 105, 5)]), LineString([(0, 0), (200, 0)]), box(200, 0, 210, 10)]
     )
     parcels = gpd.GeoSeries([empty_part, holed, box(60, 80, 140, 90), collection])
-    got = apportion(parcels, territory)["raw_fraction"].to_numpy()
+    got = apportion_table(parcels, territory)["raw_fraction"].to_numpy()
     np.testing.assert_allclose(got, [0.5, 0.5, 0.5, 1 / 6], rtol=0, atol=1e-12)
 
 
@@ -219,35 +209,59 @@ def test_clipped_areas_takes_polygons_only() -> None:
     assert clipped_areas(empty, np.asarray([tri]), (one, one)).tolist() == [0.0]
 
 
-@pytest.mark.usefixtures("triangles_always")
-def test_costly_parcels_go_to_the_overlay(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_costly_parcels_go_to_the_overlay_and_chunks_change_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # audit G8: a parcel of many vertices whose box meets many long triangles
-    # took vertices x triangles rows (9 M for 2,000 x 4,625). Above the row
-    # limit a parcel is intersected by GEOS's overlay; the fractions are the
-    # same either way. A 400-vertex circle of radius 50 centred on the edge
-    # x = 100 of box(0, 0, 100, 100) at y = 50: half inside, 0.5 (the
-    # polygon is symmetric about x = 100)
+    # took vertices x triangles rows (9 M for 2,000 x 4,625). Above
+    # _MAX_CLIP_ROWS a parcel is intersected by GEOS's overlay. A 400-vertex
+    # circle of radius 50 centred on the edge x = 100 of box(0, 0, 100, 100)
+    # at y = 50 is half inside, 0.5 (symmetric about x = 100); its box meets
+    # both triangles of the box: 401 x 2 = 802 rows, over 150, so it alone goes
+    # to the overlay; box(90, 0, 110, 10), 5 x 2 rows, is clipped: 10 / 20 = 0.5
     import importlib
 
     module = importlib.import_module("pipeline.geometry.apportion")
     circle = shapely.Point(100, 50).buffer(50, quad_segs=100)
-    parcels = gpd.GeoSeries([circle, box(90, 0, 110, 10)])
+    parcels = gpd.GeoSeries([circle, box(90, 0, 110, 10), box(95, 90, 105, 100)])
     territory = box(0, 0, 100, 100)
-    default = apportion(parcels, territory)["raw_fraction"].to_numpy()
     calls: list[int] = []
     overlay = module._overlay_areas
     monkeypatch.setattr(
         module, "_overlay_areas", lambda g, t: calls.append(len(g)) or overlay(g, t)
     )
-    monkeypatch.setattr(module, "_MAX_CLIP_ROWS", 10)  # the circle (401 rows) is costly
-    routed = apportion(parcels, territory)["raw_fraction"].to_numpy()
+    default = apportion_table(parcels, territory)["raw_fraction"].to_numpy()
     assert calls == [1]  # the circle alone went to the overlay
-    np.testing.assert_allclose(default, [0.5, 0.5], rtol=0, atol=1e-12)
-    np.testing.assert_allclose(routed, [0.5, 0.5], rtol=0, atol=1e-12)
-    monkeypatch.setattr(module, "_MAX_CLIP_ROWS_IN_ALL", 1)  # everything to the overlay
-    np.testing.assert_allclose(
-        apportion(parcels, territory)["raw_fraction"].to_numpy(), [0.5, 0.5], atol=1e-12
+    np.testing.assert_allclose(default, [0.5, 0.5, 0.5], rtol=0, atol=1e-12)
+    monkeypatch.setattr(module, "_MAX_CLIP_ROWS", 10**6)  # the circle clipped too
+    clipped = apportion_table(parcels, territory)["raw_fraction"].to_numpy()
+    assert calls == [1]
+    np.testing.assert_allclose(clipped, [0.5, 0.5, 0.5], rtol=0, atol=1e-12)
+    # one parcel a chunk: the same bytes as one chunk for all
+    monkeypatch.setattr(module, "_CLIP_CHUNK_ROWS", 1)
+    chunked = apportion_table(parcels, territory)["raw_fraction"].to_numpy()
+    assert chunked.tobytes() == clipped.tobytes()
+
+
+def test_a_parcel_gets_the_same_bytes_whatever_the_other_parcels() -> None:
+    # the route and the sums of a parcel depend on it and the territory alone:
+    # apportioned alone, with its neighbours, or among many, the same bytes
+    # (the dask engine's partitions and a Scenario's subsets rely on it)
+    rng = np.random.default_rng(5)
+    angles = np.linspace(0, 2 * np.pi, 80, endpoint=False)
+    radius = 300 * (1 + 0.25 * np.sin(7 * angles))
+    territory = Polygon(np.c_[radius * np.cos(angles), radius * np.sin(angles)])
+    lots = gpd.GeoSeries(
+        [box(x, y, x + 40, y + 30) for x, y in rng.uniform(-420, 380, size=(400, 2))]
     )
+    together = apportion_table(lots, territory)["raw_fraction"].to_numpy()
+    crossing = np.flatnonzero((together > 0) & (together < 1))
+    assert len(crossing) > 20
+    for k in crossing[:25]:
+        alone = apportion_table(lots.iloc[[k]], territory)["raw_fraction"].to_numpy()
+        assert alone.tobytes() == together[[k]].tobytes()
+    half = apportion_table(lots.iloc[::2], territory)["raw_fraction"].to_numpy()
+    assert half.tobytes() == together[::2].tobytes()
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -266,9 +280,10 @@ def test_both_routes_give_the_same_fractions(parcels: list[Polygon], pieces: lis
     territory = polygonal(shapely.union_all(pieces))
     series = gpd.GeoSeries(parcels)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(module, "_TRIANGULATED_PER_CROSSING", 10**9)
-        by_triangles = apportion(series, territory)["raw_fraction"].to_numpy()
+        mp.setattr(module, "_MAX_TRIANGULATED_VERTICES", 10**9)
+        mp.setattr(module, "_MAX_CLIP_ROWS", 10**9)
+        by_triangles = apportion_table(series, territory)["raw_fraction"].to_numpy()
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(module, "_MAX_TRIANGULATED_VERTICES", 0)
-        by_overlay = apportion(series, territory)["raw_fraction"].to_numpy()
+        by_overlay = apportion_table(series, territory)["raw_fraction"].to_numpy()
     np.testing.assert_allclose(by_triangles, by_overlay, rtol=0, atol=1e-9)

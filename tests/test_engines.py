@@ -37,7 +37,7 @@ from pipeline.config import load_config
 from pipeline.engines import LocalEngine, open_engine
 from pipeline.engines.distributed import DaskEngine, dask_engine, partition_parcels
 from pipeline.evaluate import evaluate, prepare
-from pipeline.geometry import apportion
+from pipeline.geometry import apportion_table
 from pipeline.io.load import load_inputs
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "raw" / "sample"
@@ -90,7 +90,7 @@ def test_tiny_hand_worked_and_pruned(client: Client) -> None:
     assert got.loc[20, "raw_fraction"] == pytest.approx(0.001)  # 0.01 / 10
     assert not got["geometry_repaired"].any()
 
-    expected = apportion(parcels, TERRITORY, sliver_tolerance=0.01)
+    expected = apportion_table(parcels, TERRITORY, sliver_tolerance=0.01)
     pd.testing.assert_frame_equal(got, expected, check_exact=True)
     pd.testing.assert_frame_equal(
         got, LocalEngine().fractions(parcels, TERRITORY, sliver_tolerance=0.01), check_exact=True
@@ -105,7 +105,7 @@ def test_everything_pruned_still_identical(client: Client) -> None:
     assert engine.last_partitions_sent == 0
     assert engine.last_partitions_pruned == 3
     pd.testing.assert_frame_equal(
-        got, apportion(parcels, far, sliver_tolerance=0.0), check_exact=True
+        got, apportion_table(parcels, far, sliver_tolerance=0.0), check_exact=True
     )
 
 
@@ -121,7 +121,7 @@ def test_many_vertex_territory_identical(client: Client) -> None:
     engine = DaskEngine(client, partition_size=37)
     got = engine.fractions(parcels, circle, sliver_tolerance=0.0)
     assert engine.partitions == 12  # 2 towns of 200: ceil(200 / 37) = 6 each
-    expected = apportion(parcels, circle, sliver_tolerance=0.0)
+    expected = apportion_table(parcels, circle, sliver_tolerance=0.0)
     pd.testing.assert_frame_equal(got, expected, check_exact=True)
     assert 0 < (got["fraction_in_territory"] == 1).sum() < 400
 
@@ -137,7 +137,7 @@ def test_partitions_shipped_once_per_parcels_object(client: Client) -> None:
     assert engine.shipments == 1
     assert got.loc[30, "fraction_in_territory"] == 0.5
     pd.testing.assert_frame_equal(
-        got, apportion(parcels, second, sliver_tolerance=0.0), check_exact=True
+        got, apportion_table(parcels, second, sliver_tolerance=0.0), check_exact=True
     )
     # another parcels object (even equal) is partitioned and shipped again
     engine.fractions(parcels.copy(), TERRITORY, sliver_tolerance=0.0)
@@ -178,7 +178,7 @@ def test_no_parcels(client: Client) -> None:
     assert engine.partitions == 0 and engine.frame is None
     assert engine.last_partitions_sent == 0
     pd.testing.assert_frame_equal(
-        got, apportion(parcels, TERRITORY, sliver_tolerance=0.0), check_exact=True
+        got, apportion_table(parcels, TERRITORY, sliver_tolerance=0.0), check_exact=True
     )
 
 
@@ -209,7 +209,7 @@ def test_errors_are_those_of_apportion(client: Client) -> None:
     # a parcel without geometry: checked here, same message
     missing = parcels.copy()
     missing.loc[20, "geometry"] = None
-    local = _message(lambda: apportion(missing, TERRITORY, sliver_tolerance=0.0))
+    local = _message(lambda: apportion_table(missing, TERRITORY, sliver_tolerance=0.0))
     assert local.startswith("parcel(s) without geometry")
     assert _message(lambda: engine.fractions(missing, TERRITORY, sliver_tolerance=0.0)) == local
 
@@ -219,17 +219,17 @@ def test_errors_are_those_of_apportion(client: Client) -> None:
     zero = parcels.copy()
     zero.loc[10, "geometry"] = flat
     zero.loc[40, "geometry"] = flat
-    local = _message(lambda: apportion(zero, TERRITORY, sliver_tolerance=0.0))
+    local = _message(lambda: apportion_table(zero, TERRITORY, sliver_tolerance=0.0))
     assert local == "parcel(s) with zero area: 10, 40"
     assert _message(lambda: engine.fractions(zero, TERRITORY, sliver_tolerance=0.0)) == local
 
     # argument checks
     for tol in (-0.1, 0.5):
-        local = _message(lambda tol=tol: apportion(parcels, TERRITORY, sliver_tolerance=tol))
+        local = _message(lambda tol=tol: apportion_table(parcels, TERRITORY, sliver_tolerance=tol))
         got = _message(lambda tol=tol: engine.fractions(parcels, TERRITORY, sliver_tolerance=tol))
         assert got == local
     bowtie = Polygon([(0, 0), (10, 10), (10, 0), (0, 10)])
-    local = _message(lambda: apportion(parcels, bowtie, sliver_tolerance=0.0))
+    local = _message(lambda: apportion_table(parcels, bowtie, sliver_tolerance=0.0))
     assert _message(lambda: engine.fractions(parcels, bowtie, sliver_tolerance=0.0)) == local
 
 
@@ -286,7 +286,7 @@ def test_million_parcel_layout_identical(client: Client) -> None:
     engine = DaskEngine(client)
     for territory in (lay.territory, lay.towns[0].buffer(-2000)):
         got = engine.fractions(parcels, territory, sliver_tolerance=0.0)
-        expected = apportion(parcels, territory, sliver_tolerance=0.0)
+        expected = apportion_table(parcels, territory, sliver_tolerance=0.0)
         pd.testing.assert_frame_equal(got, expected, check_exact=True)
         assert engine.last_partitions_sent + engine.last_partitions_pruned == engine.partitions
     assert engine.shipments == 1  # the million parcels went to the workers once
@@ -305,7 +305,7 @@ def test_scale_sample_identical() -> None:
     prepared = prepare(inputs, policy=config.policy)
     tol = config.policy.sliver_tolerance
     t0 = time.perf_counter()
-    local = apportion(prepared.parcels, inputs.territory, sliver_tolerance=tol)
+    local = apportion_table(prepared.parcels, inputs.territory, sliver_tolerance=tol)
     t_local = time.perf_counter() - t0
     with open_engine("dask", workers=2) as engine:
         assert isinstance(engine, DaskEngine)

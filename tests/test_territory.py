@@ -9,7 +9,7 @@ import pytest
 import shapely
 from shapely.geometry import LineString, Polygon, box
 
-from pipeline.geometry import apportion, town_parts, union_territory
+from pipeline.geometry import apportion_table, town_parts, union_territory
 
 REAL = Path(__file__).resolve().parents[2] / "shared/data/real"
 
@@ -111,10 +111,10 @@ def test_athens_village_lies_in_athens_town(real: Path) -> None:
     assert result.parts["192200"].area == pytest.approx(territory.area, rel=1e-9)
     assert result.uncovered_area == pytest.approx(0.0, abs=1e-6 * territory.area)
     # the village, apportioned against its own territory, is wholly inside
-    whole = apportion(village.geometry, territory)
+    whole = apportion_table(village.geometry, territory)
     assert whole["fraction_in_territory"].tolist() == [1.0]
     # the town against the village territory: village area / town area (Shape_Area fields
     # of the two files: 12,045,727.46 / 74,809,318.998 = 0.16102...)
-    frac = apportion(town.geometry, territory)["fraction_in_territory"].iloc[0]
+    frac = apportion_table(town.geometry, territory)["fraction_in_territory"].iloc[0]
     assert frac == pytest.approx(12_045_727.4645 / 74_809_318.9981, rel=1e-6)
     assert shapely.within(territory, town.geometry.iloc[0].buffer(1e-6))

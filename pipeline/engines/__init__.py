@@ -1,6 +1,6 @@
 """Where the apportionment runs: in this process (default) or on a dask cluster.
 
-An engine computes :func:`pipeline.geometry.apportion` of every parcel against a
+An engine computes :func:`pipeline.geometry.apportion_table` of every parcel against a
 territory. Both engines give identical results (same bytes): the fraction of a
 parcel depends only on that parcel and the territory, never on which other
 parcels are computed beside it, so partitioning the parcels changes nothing.
@@ -19,7 +19,7 @@ import geopandas as gpd
 import pandas as pd
 from shapely.geometry.base import BaseGeometry
 
-from pipeline.geometry import apportion
+from pipeline.geometry import apportion_table
 
 ENGINES = ("local", "dask")
 
@@ -36,12 +36,12 @@ class FractionEngine(Protocol):
         *,
         sliver_tolerance: float,
     ) -> pd.DataFrame:
-        """:func:`pipeline.geometry.apportion` of ``parcels`` (same index, same order)."""
+        """:func:`pipeline.geometry.apportion_table` of ``parcels`` (same index, same order)."""
         ...
 
 
 class LocalEngine:
-    """The in-process engine: :func:`pipeline.geometry.apportion` itself."""
+    """The in-process engine: :func:`pipeline.geometry.apportion_table` itself."""
 
     name = "local"
 
@@ -52,8 +52,8 @@ class LocalEngine:
         *,
         sliver_tolerance: float,
     ) -> pd.DataFrame:
-        """:func:`pipeline.geometry.apportion` of ``parcels`` against ``territory``."""
-        return apportion(parcels, territory, sliver_tolerance=sliver_tolerance)
+        """:func:`pipeline.geometry.apportion_table` of ``parcels`` against ``territory``."""
+        return apportion_table(parcels, territory, sliver_tolerance=sliver_tolerance)
 
 
 @contextmanager

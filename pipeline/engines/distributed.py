@@ -7,10 +7,10 @@ covers a compact area. The partitions form a ``dask_geopandas.GeoDataFrame``
 boxes), persisted on the workers once and kept there while the engine lives.
 For each territory only the partitions whose box meets the territory's
 bounding box are selected (``ddf.partitions[...]``) and given work
-(``map_partitions`` of :func:`pipeline.geometry.apportion`); every other parcel
+(``map_partitions`` of :func:`pipeline.geometry.apportion_table`); every other parcel
 is far and its fraction is 0, as :func:`~pipeline.geometry.apportion` itself
 would give. The result is identical, to the bit, to
-``apportion(parcels, territory, sliver_tolerance=...)``.
+``apportion_table(parcels, territory, sliver_tolerance=...)``.
 
 Open it with :func:`pipeline.engines.open_engine` (``"dask"``) or
 :func:`dask_engine`.
@@ -35,7 +35,7 @@ from dask_geopandas import GeoDataFrame as DaskGeoDataFrame
 from distributed import Client, LocalCluster
 from shapely.geometry.base import BaseGeometry
 
-from pipeline.geometry import apportion
+from pipeline.geometry import apportion_table
 from pipeline.geometry.apportion import FRACTION_SOURCES, territory_geometry
 
 __all__ = ["DEFAULT_PARTITION_SIZE", "DaskEngine", "dask_engine", "partition_parcels"]
@@ -165,7 +165,7 @@ def _apportion_partition(
     """
     index = pd.Index(part.index.to_numpy(dtype=np.int64))
     try:
-        out = apportion(part, territory, sliver_tolerance=sliver_tolerance)
+        out = apportion_table(part, territory, sliver_tolerance=sliver_tolerance)
     except ValueError as exc:
         n = len(index)
         failed = pd.DataFrame(
@@ -328,7 +328,7 @@ class DaskEngine:
         *,
         sliver_tolerance: float,
     ) -> pd.DataFrame:
-        """:func:`pipeline.geometry.apportion` of ``parcels``, computed on the cluster.
+        """:func:`pipeline.geometry.apportion_table` of ``parcels``, computed on the cluster.
 
         Parameters
         ----------
@@ -343,7 +343,7 @@ class DaskEngine:
         Returns
         -------
         pandas.DataFrame
-            Identical to ``apportion(parcels, territory,
+            Identical to ``apportion_table(parcels, territory,
             sliver_tolerance=sliver_tolerance)``: same index and order, same
             columns, dtypes and values.
 
@@ -367,7 +367,7 @@ class DaskEngine:
         the failing partitions, in the original order.
         """
         # the argument checks of apportion, in its order, on no parcels: also the dtypes
-        empty = apportion(parcels.iloc[:0], territory, sliver_tolerance=sliver_tolerance)
+        empty = apportion_table(parcels.iloc[:0], territory, sliver_tolerance=sliver_tolerance)
         territory_geom = territory_geometry(territory, parcels.crs)
         n = len(parcels)
         shipped = self._shipped
@@ -375,7 +375,9 @@ class DaskEngine:
             bounds = shapely.bounds(np.asarray(parcels.geometry.values, dtype=object))
             missing = np.flatnonzero(np.isnan(bounds[:, 0]))
             if len(missing):
-                apportion(parcels.iloc[missing], territory_geom, sliver_tolerance=sliver_tolerance)
+                apportion_table(
+                    parcels.iloc[missing], territory_geom, sliver_tolerance=sliver_tolerance
+                )
                 raise ValueError("parcel(s) without geometry")  # apportion raised first
             shipped = self._ship(parcels)
 
@@ -395,7 +397,9 @@ class DaskEngine:
             failed = [r for r in results if (r["source_code"].to_numpy() < 0).any()]
             if failed:
                 rows = np.sort(np.concatenate([r.index.to_numpy(dtype=np.intp) for r in failed]))
-                apportion(parcels.iloc[rows], territory_geom, sliver_tolerance=sliver_tolerance)
+                apportion_table(
+                    parcels.iloc[rows], territory_geom, sliver_tolerance=sliver_tolerance
+                )
                 raise ValueError(failed[0].attrs.get("error", "apportion failed on a worker"))
             for k, r in zip(sent, results, strict=True):
                 pos = shipped.positions[k]

@@ -5,7 +5,7 @@ Pure functions: nothing here opens a file or prints.
 
 from __future__ import annotations
 
-from pipeline.geometry.apportion import FRACTION_SOURCES, apportion
+from pipeline.geometry.apportion import FRACTION_SOURCES, apportion, apportion_table
 from pipeline.geometry.area import SQ_M_PER_SQ_MI, geodesic_area_sq_mi, working_crs_for
 from pipeline.geometry.territory import TownParts, town_parts, union_territory
 
@@ -14,6 +14,7 @@ __all__ = [
     "SQ_M_PER_SQ_MI",
     "TownParts",
     "apportion",
+    "apportion_table",
     "geodesic_area_sq_mi",
     "town_parts",
     "union_territory",

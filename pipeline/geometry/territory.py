@@ -16,7 +16,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from pipeline.errors import InputError
-from pipeline.geometry.apportion import apportion, polygonal
+from pipeline.geometry.apportion import apportion_table, polygonal
 from pipeline.keys import town_of_swis
 from pipeline.tools.shapes import made_valid
 
@@ -185,7 +185,7 @@ def check_unlisted_towns(others: gpd.GeoDataFrame | None, territory: Any, tolera
     if not len(hit):
         return
     near = others.iloc[hit]
-    frac = apportion(near.geometry, territory)["raw_fraction"].to_numpy()
+    frac = apportion_table(near.geometry, territory)["raw_fraction"].to_numpy()
     # as the apportionment snaps: only an overlap smaller than the tolerance is
     # noise; one exactly at it is a real part of the parcel
     inside = frac >= tolerance if tolerance > 0 else frac > 1e-9
