@@ -8,8 +8,8 @@ On the sample generator's layout (as ``bench/apportion.py --layout sample``),
 times each step of :func:`pipeline.apportion` alone, in interleaved rounds, and
 prints the best and the median of each: the bounding boxes, the cell grid, the
 settling of the parcels near the territory, the crossing parcels' areas by the
-territory's triangles and by GEOS's overlay (the route replaced), the
-``fraction_source`` column, and the whole call.
+routes chosen and by GEOS's overlay alone, the ``fraction_source`` column (built
+by :func:`pipeline.geometry.apportion_table` only), and the whole of both calls.
 """
 
 from __future__ import annotations

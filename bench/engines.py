@@ -1,6 +1,6 @@
 """The local engine against the dask engine: apportionment of every parcel of a sample.
 
-For each sample: ``apportion`` in process (best of ``--repeat``), then on a
+For each sample: ``apportion_table`` in process (best of ``--repeat``), then on a
 local dask cluster of ``--workers`` processes the cluster start, the first
 call (partitioning + shipping the parcels + computing) and the next calls
 (parcels already persisted on the workers), for the petition's territory and

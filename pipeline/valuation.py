@@ -93,7 +93,7 @@ def apportion_values(
     fractions
         Index ``parcel_key``; columns ``fraction_in_territory`` (in [0, 1]) and
         ``fraction_source`` (``"geometry"`` or ``"sliver"``), as
-        :func:`pipeline.geometry.apportion` gives for the parcel polygons.
+        :func:`pipeline.geometry.apportion_table` gives for the parcel polygons.
         It must hold a row for *every* polygon of the parcel layer (fraction
         0 for those outside), unless ``mapped_keys`` is given: a roll record
         whose key is not mapped has no polygon.

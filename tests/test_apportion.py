@@ -276,6 +276,28 @@ def test_bad_tolerance_and_bad_territory() -> None:
         apportion_table(parcels, bowtie)
 
 
+def test_the_series_api_raises_as_the_table_does() -> None:
+    # pipeline.apportion checks its arguments the same way (same messages)
+    with pytest.raises(ValueError, match="no-shape"):
+        apportion(gpd.GeoSeries([box(0, 0, 1, 1), None], index=["ok", "no-shape"]), EDGE_T)
+    with pytest.raises(ValueError, match="sliver_tolerance"):
+        apportion(gpd.GeoSeries([box(0, 0, 1, 1)]), EDGE_T, sliver_tolerance=0.5)
+    with pytest.raises(TypeError, match="GeoSeries or GeoDataFrame"):
+        apportion([box(0, 0, 1, 1)], EDGE_T)  # type: ignore[arg-type]
+
+
+def test_a_collection_of_overlapping_polygons_is_never_added_up() -> None:
+    # GeometryCollection([box(90, 0, 110, 10), box(95, 0, 115, 10)]) is valid to
+    # GEOS though its parts overlap (audit G9). Its area is the parts' sum,
+    # 200 + 200 = 400; its part in box(0, 0, 100, 100), by GEOS's overlay, is the
+    # union's: x 90..100, 100 -> 100 / 400 = 0.25, whatever its vertex count
+    # (the clipping by triangles would add the parts' 100 + 50 = 150: 0.375)
+    territory = box(0, 0, 100, 100)
+    collection = shapely.GeometryCollection([box(90, 0, 110, 10), box(95, 0, 115, 10)])
+    got = apportion(gpd.GeoSeries([collection]), territory).iloc[0]
+    assert got == pytest.approx(0.25, abs=1e-12)
+
+
 def test_invalid_parcel_is_repaired_and_flagged() -> None:
     # bow-tie: two triangles meeting at (50, 50), each 0.5 * 100 * 50 = 2500; the
     # left one lies in x <= 50 (the territory box(0, 0, 50, 100)): 2500 / 5000 = 0.5

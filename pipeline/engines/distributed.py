@@ -357,16 +357,16 @@ class DaskEngine:
         -----
         The fraction of parcel :math:`P_i` depends only on :math:`P_i` and the
         territory :math:`T`, so for any partition :math:`\\{B_k\\}` of the
-        parcels the result is the union of ``apportion`` over the :math:`B_k`.
+        parcels the result is the union of ``apportion_table`` over the :math:`B_k`.
         A partition whose bounding box misses that of :math:`T` holds only
         parcels whose own boxes miss it: :math:`f_i = 0`, source
-        ``"geometry"``, not repaired, as ``apportion`` gives them. The checks
-        of the arguments run here first (``apportion`` of no parcels; then of
+        ``"geometry"``, not repaired, as ``apportion_table`` gives them. The checks
+        of the arguments run here first (``apportion_table`` of no parcels; then of
         the parcels without geometry, so the message names the same parcels);
-        a ValueError on a worker is reproduced by running ``apportion`` here on
+        a ValueError on a worker is reproduced by running ``apportion_table`` here on
         the failing partitions, in the original order.
         """
-        # the argument checks of apportion, in its order, on no parcels: also the dtypes
+        # the argument checks of apportion_table, in its order, on no parcels: also the dtypes
         empty = apportion_table(parcels.iloc[:0], territory, sliver_tolerance=sliver_tolerance)
         territory_geom = territory_geometry(territory, parcels.crs)
         n = len(parcels)

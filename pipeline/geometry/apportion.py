@@ -24,7 +24,7 @@ from pipeline.tools.shapes import made_valid
 
 __all__ = ["FRACTION_SOURCES", "apportion", "apportion_table"]
 
-#: The values of ``fraction_source`` that :func:`apportion` produces.
+#: The values of ``fraction_source`` that :func:`apportion_table` produces.
 FRACTION_SOURCES: tuple[str, ...] = ("geometry", "sliver")
 
 #: Raw fractions within this distance of 0 or 1 are floating-point noise
@@ -649,8 +649,9 @@ def _intersection_areas(geoms: npt.NDArray[np.object_], territory: Any) -> Float
       parcel whose clipping takes at most :data:`_MAX_CLIP_ROWS` vertex rows
       (its vertices times the triangles its box meets).
     - **GEOS's overlay** for the rest: a larger territory, a parcel of many
-      vertices or whose box meets many long triangles, or a territory GEOS
-      cannot cut exactly into triangles.
+      vertices or whose box meets many long triangles, a geometry collection
+      (its polygons may overlap), or a territory GEOS cannot cut exactly into
+      triangles.
 
     The route of a parcel depends on that parcel and the territory alone, never
     on the other parcels of the call, so a parcel gets the same bytes however
@@ -671,7 +672,11 @@ def _intersection_areas(geoms: npt.NDArray[np.object_], territory: Any) -> Float
     pairs = shapely.STRtree(triangles).query(parts)
     rows = shapely.get_num_coordinates(parts)[pairs[0]]
     cost = np.bincount(owner[pairs[0]], weights=rows, minlength=n)
-    costly = cost > _MAX_CLIP_ROWS
+    # a collection's polygons may overlap (GEOS calls it valid): its parts must
+    # not be added up, so it takes the overlay, as it always did
+    costly = (cost > _MAX_CLIP_ROWS) | (
+        shapely.get_type_id(geoms) == shapely.GeometryType.GEOMETRYCOLLECTION
+    )
     areas: FloatArray = np.zeros(n, dtype=np.float64)
     pairs = pairs[:, ~costly[owner[pairs[0]]]]
     if pairs.shape[1]:
