@@ -125,12 +125,15 @@ def clipped_areas(
     px = rxy[vidx, 0] - origin[at_origin, 0]
     py = rxy[vidx, 1] - origin[at_origin, 1]
 
+    padded = bool(np.any(m < a.shape[1]))
     for edge in range(a.shape[1]):
         if not len(gid):
             break
         k = clip_of_group[gid]
         side = a[k, edge] * px + b[k, edge] * py + c[k, edge]
-        inside = (side >= 0) | (edge >= m[k])  # a padded edge clips nothing
+        inside = side >= 0
+        if padded:
+            inside |= edge >= m[k]  # a padded edge clips nothing
         # the edge (previous vertex -> this one) of each group's cyclic list emits
         # the crossing point when it crosses, then this vertex when inside
         prev, _ = _cyclic_neighbours(gid)
@@ -176,10 +179,13 @@ def _half_planes(
     """
     xy, part = shapely.get_coordinates(shapely.get_exterior_ring(clippers), return_index=True)
     m = np.bincount(part, minlength=len(clippers)) - 1  # open ring: no closing vertex
-    start = np.cumsum(m + 1) - (m + 1)
     k = np.arange(int(m.max()))
     real = k[None, :] < m[:, None]
-    ring = xy[np.minimum(k[None, :], m[:, None] - 1) + start[:, None]]
+    if np.all(m == len(k)):  # all of one size (triangles): no padding
+        ring = xy.reshape(len(clippers), len(k) + 1, 2)[:, :-1, :]
+    else:
+        start = np.cumsum(m + 1) - (m + 1)
+        ring = xy[np.minimum(k[None, :], m[:, None] - 1) + start[:, None]]
     origin = ring[:, 0, :].copy()
     x = ring[..., 0] - origin[:, 0:1]
     y = ring[..., 1] - origin[:, 1:2]

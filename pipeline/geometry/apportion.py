@@ -705,6 +705,9 @@ def _polygon_parts(
     Multi-part geometries and collections are opened to any depth; empty parts,
     lines and points (no area) are left out.
     """
+    types = shapely.get_type_id(geoms)
+    if np.all(types == shapely.GeometryType.POLYGON) and not shapely.is_empty(geoms).any():
+        return geoms, np.arange(len(geoms), dtype=np.intp)  # the usual case: as they are
     parts, owner = shapely.get_parts(geoms, return_index=True)
     while True:
         nested = np.isin(
