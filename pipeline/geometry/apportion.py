@@ -703,34 +703,20 @@ def _polygon_parts(
     """The non-empty Polygons of each geometry, and the geometry each comes from.
 
     In order of the geometries (a geometry's parts together, in their order).
-
-    Multi-part geometries and collections are opened to any depth; empty parts,
-    lines and points (no area) are left out.
+    A MultiPolygon gives its polygons, empty ones left out; a collection gives
+    only its members that are Polygons (collections take GEOS's overlay in
+    :func:`_intersection_areas` anyway).
     """
-    types = shapely.get_type_id(geoms)
-    if np.all(types == shapely.GeometryType.POLYGON) and not shapely.is_empty(geoms).any():
+    if np.all(shapely.get_type_id(geoms) == shapely.GeometryType.POLYGON) and not (
+        shapely.is_empty(geoms).any()
+    ):
         return geoms, np.arange(len(geoms), dtype=np.intp)  # the usual case: as they are
     parts, owner = shapely.get_parts(geoms, return_index=True)
-    while True:
-        nested = np.isin(
-            shapely.get_type_id(parts),
-            [
-                shapely.GeometryType.MULTIPOLYGON,
-                shapely.GeometryType.GEOMETRYCOLLECTION,
-            ],
-        )
-        if not nested.any():
-            break
-        inner, at = shapely.get_parts(parts[nested], return_index=True)
-        parts = np.concatenate([parts[~nested], inner])
-        owner = np.concatenate([owner[~nested], owner[nested][at]])
     polygon = (shapely.get_type_id(parts) == shapely.GeometryType.POLYGON) & ~shapely.is_empty(
         parts
     )
-    parts, owner = parts[polygon], owner[polygon]
-    order = np.argsort(owner, kind="stable")  # each geometry's parts together, in order
-    out: npt.NDArray[np.object_] = parts[order]
-    return out, np.asarray(owner[order], dtype=np.intp)
+    out: npt.NDArray[np.object_] = parts[polygon]
+    return out, np.asarray(owner[polygon], dtype=np.intp)
 
 
 def _overlay_areas(geoms: npt.NDArray[np.object_], territory: Any) -> FloatArray:
