@@ -2051,7 +2051,7 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
             regime=prepared.regime.name,
         ),
         signatures=signatures,
-        inhabitants=assessment.inhabitants,
+        inhabitants=_with_regime(assessment.inhabitants, prepared.regime.name),
         data_quality={
             "regime": prepared.regime.name,
             **prepared.data_quality,
@@ -2061,13 +2061,21 @@ def evaluation_of(prepared: Prepared, assessment: Assessment) -> Evaluation:
         review=with_unlisted_lines(review, signatures, prepared.signatures).assign(
             regime=prepared.regime.name
         ),
-        unplaced_voters=_unplaced_voters(
-            inputs.voters,
-            prepared.voter_place,
-            statuses=prepared.policy.voter_statuses,
-            filed_on=inputs.filed_on,
+        unplaced_voters=_with_regime(
+            _unplaced_voters(
+                inputs.voters,
+                prepared.voter_place,
+                statuses=prepared.policy.voter_statuses,
+                filed_on=inputs.filed_on,
+            ),
+            prepared.regime.name,
         ),
     )
+
+
+def _with_regime(frame: pd.DataFrame | None, regime: str) -> pd.DataFrame | None:
+    """``frame`` with a last column ``regime`` (rules § 8: outputs name the rule set)."""
+    return None if frame is None else frame.assign(regime=regime)
 
 
 #: Columns of ``voters-unplaced.csv`` (no date of birth: only what a review needs).

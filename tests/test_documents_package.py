@@ -61,13 +61,44 @@ def test_package_files_and_two_town_figures(two_towns: tuple[Path, Path]) -> Non
     assert "data:image/png;base64," in report
 
 
+def test_every_output_names_the_regime(two_towns: tuple[Path, Path]) -> None:
+    # rules § 8: "Outputs always name the regime used", the filing package too
+    import zipfile
+
+    _, out = two_towns
+    regime = json.loads((out / "summary.json").read_text())["regime"]
+    assert regime == "2-202-pre-2024"
+    unnamed = []
+    for path in sorted(out.iterdir()):
+        if path.suffix == ".png":
+            continue  # the map's PNG is the PDF's picture, checked by the PDF
+        if path.suffix == ".pdf":
+            text = _flat(path)
+        elif path.suffix in (".docx", ".xlsx"):
+            with zipfile.ZipFile(path) as z:
+                text = " ".join(z.read(n).decode("utf-8", "replace") for n in z.namelist())
+        else:
+            text = path.read_text()
+        if path.suffix == ".csv" and len(pd.read_csv(path, dtype=str)) == 0:
+            text = f"{regime} (no rows: the header's regime column)" if "regime" in text else ""
+        if regime not in text:
+            unnamed.append(path.name)
+    assert unnamed == []
+    for name in ("inhabitants.csv", "voters-unplaced.csv", "exhibit-inhabitants.csv"):
+        frame = pd.read_csv(out / name, dtype=str, keep_default_na=False)
+        assert frame.columns[-1] == "regime"
+        assert set(frame["regime"]) <= {regime}
+    lines = (out / "exhibit-description.txt").read_text().splitlines()
+    assert lines[-1] == f"(Prepared for the petition under the rules of regime {regime}.)"
+
+
 def test_unplaced_voters_are_listed_without_dates_of_birth(two_towns: tuple[Path, Path]) -> None:
     # every voter whose residence names no parcel (or several) is listed for
     # review: as many rows as the resident test's voters_unplaced, no DOB
     _, out = two_towns
     summary = json.loads((out / "summary.json").read_text())
     listed = pd.read_csv(out / "voters-unplaced.csv", dtype=str, keep_default_na=False)
-    assert tuple(listed.columns) == UNPLACED_VOTER_COLUMNS
+    assert tuple(listed.columns) == (*UNPLACED_VOTER_COLUMNS, "regime")
     assert "DOB" not in UNPLACED_VOTER_COLUMNS
     assert len(listed) == summary["resident_test"]["voters_unplaced"]
     assert set(listed["reason"]) <= {"no_address", "no_match", "ambiguous"}

@@ -234,6 +234,9 @@ def test_sample_run_writes_streets_description(tmp_path: Path) -> None:
     text = (out / "exhibit-description-streets.txt").read_text()
     names = set(gpd.read_file(cfg.parent / "streets.geojson")["NAME"])
     assert any(n in text for n in names)
-    assert text.rstrip().splitlines()[-3].endswith("to the POINT OF BEGINNING.")
+    # the description, then (after a blank line) the note naming the regime
+    lines = text.rstrip().splitlines()
+    assert lines[-1] == "(Prepared for the petition under the rules of regime 2-202-pre-2024.)"
+    assert lines[-5].endswith("to the POINT OF BEGINNING.")
     manifest = json.loads((out / "manifest.json").read_text())
     assert "exhibit-description-streets.txt" in manifest["outputs"]

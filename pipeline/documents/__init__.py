@@ -142,7 +142,10 @@ def _exhibits(
             place=place,
         )
     files = write_inhabitants(directory, evaluation.inhabitants, evaluation.summary, when=when)
-    files |= write_description(directory, description, when=when, problem=problem, streets=streets)
+    regime = str(summary.get("regime", ""))
+    files |= write_description(
+        directory, description, when=when, problem=problem, streets=streets, regime=regime
+    )
     files |= write_map(
         directory,
         territory=inputs.territory,
@@ -153,5 +156,6 @@ def _exhibits(
         title=f"Proposed {inputs.name}",
         streets=inputs.streets,
         parts=[str(t["swis"]) for t in evaluation.summary["territory"]["towns"]],
+        regime=regime,
     )
     return files, description.max_closure_ft if description else None

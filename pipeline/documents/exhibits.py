@@ -80,6 +80,7 @@ def write_inhabitants(
     rows = inhabitants_exhibit(inhabitants)
     population = summary.get("population") or {}
     name = str((summary.get("petition") or {}).get("name", ""))
+    regime = str(summary.get("regime", ""))
     doc = Document(title="Exhibit: regular inhabitants", when=when)
     doc.add(
         Title("EXHIBIT — LIST OF REGULAR INHABITANTS"),
@@ -87,7 +88,8 @@ def write_inhabitants(
         Para(
             "Regular inhabitants of the territory: "
             f"{population.get('regular_inhabitants', len(rows)):,} distinct persons (minimum "
-            f"{population.get('minimum', '—')}). Entries of the list found "
+            f"{population.get('minimum', '—')} under the rules of regime {regime}). Entries "
+            "of the list found "
             f"outside the territory ({population.get('outside', 0)}), repeated "
             f"({population.get('duplicates', 0)}) or that could not be placed "
             f"({population.get('unplaced', 0)}) are not listed here; they are in inhabitants.csv."
@@ -109,7 +111,7 @@ def write_inhabitants(
         ),
     )
     files = {"exhibit-inhabitants.pdf": render_pdf(doc, directory / "exhibit-inhabitants.pdf")}
-    write_csv(directory / "exhibit-inhabitants.csv", rows)
+    write_csv(directory / "exhibit-inhabitants.csv", rows.assign(regime=regime))
     files["exhibit-inhabitants.csv"] = directory / "exhibit-inhabitants.csv"
     return files
 
@@ -148,6 +150,13 @@ def _add_text(doc: Document, lines: list[str]) -> None:
             para = []
 
 
+def _with_note(text: str, note: str) -> bytes:
+    """``text`` (ending in a newline) then, after a blank line, ``note``, as UTF-8."""
+    if not note:
+        return text.encode("utf-8")
+    return (text.rstrip("\n") + "\n\n" + note).encode("utf-8")
+
+
 def write_description(
     directory: Path,
     description: MetesAndBounds | None,
@@ -155,6 +164,7 @@ def write_description(
     when: dt.date,
     problem: str = "",
     streets: StreetsDescription | None = None,
+    regime: str = "",
 ) -> dict[str, Path]:
     """Write ``exhibit-description.txt`` and ``exhibit-description.docx`` (c(1)).
 
@@ -162,17 +172,21 @@ def write_description(
     text file states why. With ``streets`` (the description by reference to
     streets, c(1)(b)), ``exhibit-description-streets.txt`` is written too and
     its text is the second section of the DOCX.
+
+    ``regime`` (the rule set of the petition, rules § 8) is named on a last
+    line of each file, after the description proper.
     """
+    note = f"(Prepared for the petition under the rules of regime {regime}.)\n" if regime else ""
     txt = directory / "exhibit-description.txt"
     files: dict[str, Path] = {}
     if streets is not None:
         files["exhibit-description-streets.txt"] = write_bytes(
-            directory / "exhibit-description-streets.txt", streets.text.encode("utf-8")
+            directory / "exhibit-description-streets.txt", _with_note(streets.text, note)
         )
     if description is None:
-        write_bytes(txt, f"No metes-and-bounds description: {problem}\n".encode())
+        write_bytes(txt, _with_note(f"No metes-and-bounds description: {problem}\n", note))
         return {"exhibit-description.txt": txt, **files}
-    write_bytes(txt, description.text.encode("utf-8"))
+    write_bytes(txt, _with_note(description.text, note))
     doc = Document(title="Exhibit: description of the territory", when=when)
     doc.add(Title("EXHIBIT — DESCRIPTION OF THE TERRITORY"))
     _add_text(doc, description.text.splitlines())
@@ -185,6 +199,8 @@ def write_description(
     if streets is not None:
         doc.add(PageBreak(), Title("DESCRIPTION BY REFERENCE TO STREETS"))
         _add_text(doc, streets.text.splitlines())
+    if note:
+        doc.add(Para(note.strip()))
     return {
         "exhibit-description.txt": txt,
         "exhibit-description.docx": render_docx(doc, directory / "exhibit-description.docx"),

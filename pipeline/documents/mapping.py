@@ -235,6 +235,7 @@ def render_map(
     unmapped: int,
     streets: gpd.GeoDataFrame | None = None,
     parts: Sequence[str] = (),
+    regime: str = "",
 ) -> Any:
     """Draw the map; return the matplotlib figure (Agg canvas).
 
@@ -244,7 +245,8 @@ def render_map(
 
     ``streets`` (``name``, lines), when given, are drawn and named: a map that
     describes the territory shows "existing streets" (§ 2-202.1.c(1)(c)). Every
-    text is drawn as written (:func:`_literal_text`).
+    text is drawn as written (:func:`_literal_text`). ``regime``, when given, is
+    named under the title beside the grid (rules § 8).
     """
     from matplotlib.collections import PathCollection
     from matplotlib.figure import Figure
@@ -396,7 +398,8 @@ def render_map(
         frameon=False,
         bbox_to_anchor=(0.5, 0.01),
     )
-    fig.text(0.5, 0.935, f"Grid: {crs}", ha="center", fontsize=8, color="#444444")
+    sub = f"Grid: {crs}" + (f" · rules of regime {regime}" if regime else "")
+    fig.text(0.5, 0.935, sub, ha="center", fontsize=8, color="#444444")
     return fig
 
 
@@ -411,11 +414,13 @@ def write_map(
     title: str,
     streets: gpd.GeoDataFrame | None = None,
     parts: Sequence[str] = (),
+    regime: str = "",
 ) -> dict[str, Path]:
     """Write ``map.png`` and ``map.pdf``; return them by name (streets drawn when given).
 
     ``parts``: the towns in which part of the territory lies (the summary's
-    ``territory.towns``); each is named in the legend, drawn or not.
+    ``territory.towns``); each is named in the legend, drawn or not; ``regime``
+    is named under the title (:func:`render_map`).
     """
     status = parcel_status(schedule)
     unmapped = (
@@ -433,6 +438,7 @@ def write_map(
         unmapped=unmapped,
         streets=streets,
         parts=parts,
+        regime=regime,
     )
     files: dict[str, Path] = {}
     for ext, meta in (
