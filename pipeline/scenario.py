@@ -68,14 +68,12 @@ from pipeline.evaluate import (
     finish_summary,
     notes_for,
     owner_part,
-    part_areas,
     polygons_without_roll_warning,
     prepare,
     real_overlap,
     relocate,
     resident_absent,
     stale_overrides,
-    with_value_parts,
 )
 from pipeline.frames import PARCEL_KEY, SOURCE_ROW
 from pipeline.geometry import apportion_table
@@ -95,6 +93,7 @@ from pipeline.people.voters import (
 )
 from pipeline.tools.numbers import percent_text
 from pipeline.tools.shapes import made_valid
+from pipeline.town_parts import part_areas, with_value_parts
 from pipeline.valuation import (
     PASS_REL_TOL,
     ValueBasis,
