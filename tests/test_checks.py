@@ -114,6 +114,14 @@ def test_area_just_over_five_fails() -> None:
     assert codes(defs) == ["area_exceeds_limit"]
 
 
+def test_area_a_hair_over_five_does_not_print_as_five() -> None:
+    # 5.000001 > 5 fails; at 4 decimals it would read "5.0000 square miles,
+    # more than the 5 allowed" (audit A7 O1): printed with the digits that tell
+    part, defs = _area(5.000001)
+    assert part["passes"] is False
+    assert "covers 5.000001 square miles, more than the 5 allowed" in defs[0]["message"]
+
+
 def test_area_exception_supported_and_not() -> None:
     # 7 sq mi, coterminous with a fire district; share 0.0005 <= tolerance 0.001 -> supported
     # (0.0035 sq mi of a 7 sq mi district: 0.0005 of it)
@@ -423,7 +431,21 @@ def test_area_exception_only_for_the_bodies_the_law_lists() -> None:
     # or improvement district or a town (§ 2-200): not supported, and the area fails
     from pipeline.law.checks import exception_kind_allowed
 
-    for body in ("ZIP code 12106", "election district 3", "Columbia County"):
+    for body in (
+        "ZIP code 12106",
+        "election district 3",
+        "Columbia County",
+        # audit A7: a word of the list somewhere in the text is not enough
+        "Election District 3 of the Town of Harlow",
+        "ZIP code 12106 (Town of Harlow)",
+        "part of the Town of Harlow",
+        "the Town of Harlow north of Route 9",
+        "Harlow State Park",
+        "Columbia County Sewer District No. 1",  # a county's district, not a town's
+        "Town of Harlow Water Authority",
+        "Harlow Library District",
+        "Harlow Fire District and Election District 3",
+    ):
         assert not exception_kind_allowed(body)
         part, defs = _area(6.18, coterminous_with=body)
         assert part["passes"] is False and part["exception"]["kind_allowed"] is False
@@ -433,6 +455,13 @@ def test_area_exception_only_for_the_bodies_the_law_lists() -> None:
         "Stuyvesant Fire Protection District",
         "Valatie Water District",
         "the entire Town of Harlow",
+        "Harlow Fire Alarm District",
+        "Ichabod Crane CSD",
+        "Hudson City School District",
+        "Valatie Water District and Valatie Sewer District",
+        "Town of Harlow Special Improvement District",
+        "Town of East Greenbush, Rensselaer County",
+        "Harlow (town)",
     ):
         assert exception_kind_allowed(body)
         part, defs = _area(6.18, coterminous_with=body)

@@ -50,6 +50,7 @@ from pipeline.people.names import (
     normalize_name,
     person_name_parts,
 )
+from pipeline.tools.numbers import percent_text
 
 __all__ = [
     "ANONYMISED_NAME",
@@ -126,26 +127,92 @@ def basis_check(
 # --------------------------------------------------------------------------- area
 
 
-#: Words naming the bodies whose boundaries may exempt a territory from the
-#: area limit (§ 2-200): school, fire (fire protection, fire alarm) and town
-#: special or improvement districts (water, sewer, lighting, park, drainage,
-#: refuse and garbage, ambulance districts are town special districts), or an
-#: entire town.
-_EXCEPTION_WORDS = re.compile(
-    r"\b(school|fire|town|special|improvement|water|sewer|sewage|lighting|light|park|"
-    r"drainage|refuse|garbage|ambulance|UFSD|CSD)\b",
+#: What may stand before "district" in the name of a district of a kind
+#: § 2-200 lists: school (central, union free, city school districts), fire,
+#: fire protection and fire alarm districts, and town special or improvement
+#: districts (Town Law art. 12, 12-A: water, sewer, lighting, park, drainage,
+#: refuse and garbage, ambulance, snow removal, sidewalk, dock, parking ...).
+_ALLOWED_DISTRICT = re.compile(
+    r"\b(?:school|fire(?:\s+(?:protection|alarm))?|special(?:\s+improvement)?|improvement|"
+    r"water(?:\s+(?:supply|storage|quality\s+treatment))?|sewer|sewage|lighting|light|park|"
+    r"parking|drainage|refuse(?:\s+and\s+garbage)?|garbage|ambulance|snow\s+removal|"
+    r"sidewalk|dock|hydrant|wastewater|storm\s*water|consolidated\s+health)\s+districts?\b",
     re.IGNORECASE,
 )
+#: A district the text names, with the words before it back to a separator.
+_DISTRICT_NAMED = re.compile(
+    r"(?:^|[,;(&]|\band\b|\bor\b)\s*([^,;(&]*?\bdistricts?\b)", re.IGNORECASE
+)
+#: Owners a town district cannot have: a county's or the state's district is
+#: no town special district.
+_NOT_A_TOWNS = re.compile(r"\b(?:county|counties|state)\b", re.IGNORECASE)
+#: School districts written short: UFSD, CSD, "Central School".
+_SCHOOL_SHORT = re.compile(r"\b(?:U\.?F\.?S\.?D|C\.?S\.?D|central\s+school)\b", re.IGNORECASE)
+#: An entire town: "Town of Harlow", "the entire Town of Harlow", "Harlow
+#: (town)", optionally followed by its county and the state.
+_ENTIRE_TOWN = re.compile(
+    r"^(?:all\s+of\s+)?(?:the\s+)?(?:entire\s+|whole\s+)?"
+    r"(?:town\s+of\s+[a-z][\w.'-]*(?:\s+[a-z][\w.'-]*){0,3}"
+    r"|[a-z][\w.'-]*(?:\s+[a-z][\w.'-]*){0,3}\s+\(?town\)?)"
+    r"(?:\s*,\s*(?:county\s+of\s+[a-z][\w .'-]*?|[a-z][\w .'-]*?\s+county))?"
+    r"(?:\s*,\s*(?:new\s+york|n\.?\s?y\.?))?\s*\.?$",
+    re.IGNORECASE,
+)
+#: Words that make a claim about a town less than the entire town.
+_PART_OF = re.compile(
+    r"\b(?:part|parts|portion|section|half|area|hamlet|zip|postal|code|ward|precinct|"
+    r"village|city|census|tract|authority|commission|board|except|excepting|excluding|"
+    r"less|within|between|route|road|street|avenue|highway|river|creek|line)\b"
+    r"|\b(?:north|south|east|west)(?:erly|ern)?\s+(?:of|from)\b",
+    re.IGNORECASE,
+)
+
+
+def _district_allowed(named: str) -> bool:
+    """One district a claim names (``"Harlow Water District"``) is of a kind § 2-200 lists.
+
+    A school or fire (protection, alarm) district whoever's it is; any other
+    only as a town's: not a county's or the state's.
+    """
+    kind = _ALLOWED_DISTRICT.search(named)
+    if re.search(r"\belection\b", named, re.IGNORECASE):
+        return False
+    if (kind and re.match(r"(?i)school|fire", kind.group(0))) or _SCHOOL_SHORT.search(named):
+        return True
+    return kind is not None and _NOT_A_TOWNS.search(named) is None
 
 
 def exception_kind_allowed(coterminous_with: str) -> bool:
     """Whether a claimed body is of a kind § 2-200 allows for the area exception.
 
-    ``"Kinderhook Central School District"``, ``"fire district"``, ``"Town of
-    Harlow"``, ``"Valatie Water District"``: yes. ``"ZIP code 12106"``,
-    ``"election district 3"``, ``"Columbia County"``: no.
+    ``"Kinderhook Central School District"``, ``"Harlow Fire District"``,
+    ``"Valatie Water District and Valatie Sewer District"``, ``"the entire Town
+    of Harlow"``: yes. ``"ZIP code 12106"``, ``"Election District 3 of the Town
+    of Harlow"``, ``"Columbia County Sewer District No. 1"``, ``"part of the
+    Town of Harlow"``, ``"Harlow State Park"``, ``"Columbia County"``: no.
+
+    Notes
+    -----
+    § 2-200 lists "an entire school, fire, fire protection, fire alarm, town
+    special or town improvement district or districts, or an entire town".
+    A claim naming districts passes when every district it names is of one of
+    those kinds (the words before "district": :data:`_ALLOWED_DISTRICT`) and,
+    but for school and fire districts, none is a county's or the state's. A
+    claim naming no district passes when it names a school district short
+    (UFSD, CSD), or is an entire town and
+    nothing less (:data:`_ENTIRE_TOWN`, with none of the words of
+    :data:`_PART_OF`). A single word anywhere is never enough: "ZIP code 12106
+    (Town of Harlow)" names a town, but it is a ZIP code.
     """
-    return _EXCEPTION_WORDS.search(coterminous_with) is not None
+    text = " ".join(coterminous_with.split())
+    if not text:
+        return False
+    named = [m.group(1) for m in _DISTRICT_NAMED.finditer(text)]
+    if named:
+        return all(_district_allowed(d) for d in named)
+    if _SCHOOL_SHORT.search(text) and not _NOT_A_TOWNS.search(text):
+        return not _PART_OF.search(text)
+    return _ENTIRE_TOWN.match(text) is not None and _PART_OF.search(text) is None
 
 
 def area_check(
@@ -241,7 +308,7 @@ def area_check(
         defs.append(
             deficiency_for(
                 "area_exceeds_limit",
-                f"the territory covers {square_miles:.4f} square miles, more than the "
+                f"the territory covers {percent_text(square_miles)} square miles, more than the "
                 f"{limit:g} allowed without a (supported) coterminous-district exception",
             )
         )
