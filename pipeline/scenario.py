@@ -85,7 +85,7 @@ from pipeline.law.checks import designees_check, inhabitant_schedule, population
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.model import PetitionInputs
 from pipeline.people.voters import (
-    counted_status,
+    current_registrations,
     registrants,
     resident_test,
     unplaced_voters_deficiency,
@@ -366,8 +366,9 @@ class _Base:
         rdefs0: list[Deficiency] = []
         if inputs.voters is not None and prep.voter_place is not None:
             vp = prep.voter_place  # placed nowhere: every voter outside
-            # the status as of the filing date, as resident_test counts it
-            ok = counted_status(
+            # the status as of the filing date, and a person's current
+            # registration only, as resident_test counts them
+            ok = current_registrations(
                 inputs.voters, statuses=policy.voter_statuses, filed_on=inputs.filed_on
             )
             qual = (ok & vp["placed"]).to_numpy()
@@ -1748,13 +1749,13 @@ def _inside_of(scenario: Scenario) -> pd.Series:
 
 
 def _resident_counts(scenario: Scenario) -> pd.DataFrame:
-    """Per parcel: qualified-status voters placed on it; resident lines matched to them."""
+    """Per parcel: qualified-status voters placed on it (current registrations); their lines."""
     b = scenario._base
     vp = scenario._assessment().voter_place
     voters = b.inputs.voters
     if vp is None or voters is None:
         return pd.DataFrame(columns=["voters", "signers_in", "signers_out"])
-    ok = counted_status(voters, statuses=b.policy.voter_statuses, filed_on=b.inputs.filed_on)
+    ok = current_registrations(voters, statuses=b.policy.voter_statuses, filed_on=b.inputs.filed_on)
     placed = vp["placed"] & ok
     per = vp.loc[placed].groupby(PARCEL_KEY).size().rename("voters")
     lines = scenario.resident_lines()

@@ -675,3 +675,115 @@ def test_status_as_of_the_filing_date() -> None:
     # only the policy's statuses: counting A alone, V5 (I on the filing date) is out
     only_a = qualified_voters(v, statuses=["A"], placement=place(v), filed_on=filed)
     assert only_a["SBOEID"].tolist() == ["V1", "V3", "V6", "V7"]
+
+
+def _kevin(old: tuple[str, str], new: tuple[str, str]) -> pd.DataFrame:
+    # 4 voters at 12 Oak St (inside) and Kevin Ormsby registered twice, one
+    # person (REGISTRANT K1): an old registration of 2000 and a new one of 2020
+    v = many_voters(4)
+    kevin = [
+        voter("K1", "Kevin", "Ormsby", *old, REGISTRANT="K1", REGDATE="2000-03-01"),
+        voter("K2", "Kevin", "Ormsby", *new, REGISTRANT="K1", REGDATE="2020-03-01"),
+    ]
+    return pd.concat([v, pd.DataFrame(kevin)], ignore_index=True)
+
+
+FILED = dt.date(2023, 6, 1)
+INSIDE, OUTSIDE = ("12", "OAK ST"), ("30", "ELM AVE")  # parcel 1 (1.0), parcel 3 (0.2)
+
+
+def test_a_person_registered_twice_resides_at_the_later_registration() -> None:
+    # audit A7 F2. Old registration inside, new one outside: Kevin resides
+    # outside, so he is no qualified voter of the territory: 4 qualified, not 5.
+    # Ann Lee (voter 0) signs: 1 of 4 = 25 %. Kevin's line at the new (outside)
+    # address is outside_territory; at the old (inside) one it goes to review,
+    # with a note naming both registrations, and is not counted.
+    v = _kevin(INSIDE, OUTSIDE)
+    assert qualified_voters(v, statuses=STATUSES, placement=place(v), filed_on=FILED)[
+        "SBOEID"
+    ].tolist() == ["NY000000", "NY000001", "NY000002", "NY000003"]
+    for address, status in (("30 Elm Ave", "outside_territory"), ("12 Oak St", "needs_review")):
+        s = sigs([(1, 1, "First0 Last0", "12 Oak St"), (1, 2, "Kevin Ormsby", address)])
+        summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED)
+        assert summary["qualified_voters"] == 4
+        assert summary["qualifying_signers"] == 1 and summary["percent"] == 25.0
+        assert lines["status"].tolist() == ["counted", status]
+    note = lines["note"].iloc[1]
+    assert "SBOEID K1, registered 2000-03-01, an older registration" in note
+    assert "(SBOEID K2, registered 2020-03-01, at 30 ELM AVE)" in note
+
+
+def test_a_person_who_moved_into_the_territory_counts_at_the_new_address() -> None:
+    # Old registration outside, new one inside: Kevin is a qualified voter: 5.
+    # His line at the new address counts: 2 of 5 = 40 %; at the old (outside)
+    # address it goes to review (he is a voter of the territory, but the line
+    # gives the address he left): 1 of 5 = 20 %, still passing, one line pending.
+    v = _kevin(OUTSIDE, INSIDE)
+    for address, status, signers in (
+        ("12 Oak St", "counted", 2),
+        ("30 Elm Ave", "needs_review", 1),
+    ):
+        s = sigs([(1, 1, "First0 Last0", "12 Oak St"), (1, 2, "Kevin Ormsby", address)])
+        summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED)
+        assert summary["qualified_voters"] == 5
+        assert summary["qualifying_signers"] == signers
+        assert summary["percent"] == 100.0 * signers / 5
+        assert lines["status"].tolist() == ["counted", status]
+
+
+def test_a_stale_registration_line_beside_a_counted_one_is_a_duplicate() -> None:
+    # Kevin signs at the new (inside) address and again at the old one: the
+    # first line counts, the second names the same person: duplicate, nothing
+    # to review. 2 of 5 = 40 %.
+    v = _kevin(OUTSIDE, INSIDE)
+    s = sigs(
+        [
+            (1, 1, "First0 Last0", "12 Oak St"),
+            (1, 2, "Kevin Ormsby", "30 Elm Ave"),
+            (1, 3, "Kevin Ormsby", "12 Oak St"),
+        ]
+    )
+    summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED)
+    assert summary["qualifying_signers"] == 2 and summary["percent"] == 40.0
+    assert lines["status"].tolist() == ["counted", "duplicate", "counted"]
+
+
+def test_registrations_of_one_date_or_without_one_are_all_current() -> None:
+    # Which registration is current cannot be told when both have one
+    # REGDATE, or one has none: Kevin counts once, inside (as any registration
+    # inside places him): 5 qualified; his line at either address is judged by
+    # the registration it matches (inside: counted, 2 of 5; outside: outside).
+    for dates in (("2020-03-01", "2020-03-01"), ("", "2020-03-01")):
+        v = _kevin(INSIDE, OUTSIDE)
+        v.loc[v["SBOEID"] == "K1", "REGDATE"] = dates[0]
+        v.loc[v["SBOEID"] == "K2", "REGDATE"] = dates[1]
+        s = sigs([(1, 1, "First0 Last0", "12 Oak St"), (1, 2, "Kevin Ormsby", "12 Oak St")])
+        summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED)
+        assert summary["qualified_voters"] == 5
+        assert lines["status"].tolist() == ["counted", "counted"]
+        assert summary["percent"] == 40.0
+
+
+def test_a_purged_later_registration_leaves_the_old_one_current() -> None:
+    # The new registration (outside) was purged before the filing: the old one
+    # (inside) is Kevin's only registration of a counted status, so it is
+    # current: 5 qualified, and his line there counts (2 of 5 = 40 %).
+    v = _kevin(INSIDE, OUTSIDE)
+    v.loc[v["SBOEID"] == "K2", ["STATUS", "PURGE_DATE"]] = ["P", "2022-01-01"]
+    s = sigs([(1, 1, "First0 Last0", "12 Oak St"), (1, 2, "Kevin Ormsby", "12 Oak St")])
+    summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED)
+    assert summary["qualified_voters"] == 5
+    assert lines["status"].tolist() == ["counted", "counted"]
+
+
+def test_an_accept_of_the_later_registration_judges_the_line_by_it() -> None:
+    # the review's way out: a decision accepting K2 (inside) for the line
+    # written at the old address counts it: 2 of 5 = 40 %
+    v = _kevin(OUTSIDE, INSIDE)
+    s = sigs([(1, 1, "First0 Last0", "12 Oak St"), (1, 2, "Kevin Ormsby", "30 Elm Ave")])
+    decisions = pd.DataFrame(
+        {"page": [1], "line": [2], "decision": ["accept"], "parcel_key": [""], "SBOEID": ["K2"]}
+    )
+    summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED, decisions=decisions)
+    assert lines["status"].tolist() == ["counted", "counted"]
+    assert summary["percent"] == 40.0

@@ -77,6 +77,7 @@ __all__ = [
     "RESIDENT_MATCH_COLUMNS",
     "VoterTowns",
     "counted_status",
+    "current_registrations",
     "match_resident_lines",
     "qualified_voters",
     "resident_decisions_not_applied",
@@ -234,6 +235,79 @@ def counted_status(
     return status_at_filing(voters, filed_on).isin(_statuses(statuses))
 
 
+def current_registrations(
+    voters: pd.DataFrame, *, statuses: Collection[str], filed_on: dt.date | None
+) -> pd.Series:
+    """True for each registration that is its person's current one on the filing date.
+
+    Parameters
+    ----------
+    voters
+        Voter frame (:data:`pipeline.frames.VOTER_COLUMNS`; the person of each
+        registration is :func:`registrants`).
+    statuses
+        Voter statuses the policy counts.
+    filed_on
+        The filing date (:func:`counted_status`).
+
+    Returns
+    -------
+    pandas.Series
+        Boolean, on the voters' index: false for a registration of an uncounted
+        status, and for one of a person who has a later registration of a
+        counted status (a stale registration at an old address).
+
+    Notes
+    -----
+    Among a person's registrations of a counted status on the filing date, the
+    current ones are those of the latest ``REGDATE`` (ISO text). Where two share
+    it, or one has none, which is current cannot be told: all of them are
+    (the person counts once, inside where any of them is, as before).
+    """
+    ok = counted_status(voters, statuses=statuses, filed_on=filed_on)
+    person = registrants(voters)
+    several = person.duplicated(keep=False) & ok
+    several &= person.where(several).duplicated(keep=False)
+    if not several.any():
+        return ok
+    reg = _col(voters, "REGDATE")[several]
+    who = person[several]
+    undated = (reg == "").groupby(who).transform("any").astype(bool)
+    stale = (reg != reg.groupby(who).transform("max")) & ~undated
+    return ok & ~stale.reindex(voters.index, fill_value=False)
+
+
+def _stale_notes(voters: pd.DataFrame, rows: pd.Series, current: pd.Series) -> pd.Series:
+    """The note of each line matched (``rows``: line -> voter row) to a stale registration.
+
+    Names the registration matched and the person's current one
+    (:func:`current_registrations`; the first in the file where several are).
+    """
+    person = registrants(voters)
+    sboeid = _col(voters, "SBOEID")
+    regdate = _col(voters, "REGDATE")
+    now = person[current].drop_duplicates(keep="first")
+    now_row = pd.Series(now.index, index=now.to_numpy())
+    out = {}
+    for line, row in rows.items():
+        if current.loc[row]:
+            continue
+        later = now_row.get(person.loc[row])
+        where = (
+            f"SBOEID {sboeid.loc[later]}, registered {regdate.loc[later] or 'on no date given'}, "
+            f"at {voter_addresses(voters.loc[[later]]).iloc[0]}"
+            if later is not None
+            else "no registration of a counted status"
+        )
+        out[line] = (
+            f"the line matches SBOEID {sboeid.loc[row]}, registered {regdate.loc[row]}, an "
+            f"older registration of a voter registered again later ({where}): the voter "
+            "resides at the later registration (§ 2-202.1.a(1)); review (accepting the "
+            "later SBOEID judges the line by it)"
+        )
+    return pd.Series(out, dtype="object")
+
+
 def qualified_voters(
     voters: pd.DataFrame,
     *,
@@ -241,7 +315,7 @@ def qualified_voters(
     placement: pd.DataFrame,
     filed_on: dt.date | None = None,
 ) -> pd.DataFrame:
-    """The voters of the territory qualified to vote: counted status and placed inside.
+    """The voters of the territory qualified to vote: counted status, current, placed inside.
 
     Parameters
     ----------
@@ -262,7 +336,8 @@ def qualified_voters(
         The qualifying rows of ``voters`` with ``parcel_key`` and ``fraction``
         of their placement added.
     """
-    ok = counted_status(voters, statuses=statuses, filed_on=filed_on)
+    # a person's stale registration (a later one exists) is not where they reside
+    ok = current_registrations(voters, statuses=statuses, filed_on=filed_on)
     keep = ok & placement["inside"].reindex(voters.index).fillna(False).astype(bool)
     out = voters.loc[keep].copy()
     out[PARCEL_KEY] = placement.loc[keep[keep].index, PARCEL_KEY]
@@ -928,6 +1003,12 @@ def _examine_lines(
     registrant.loc[rows.index] = registrants(voters).loc[rows.to_numpy()].to_numpy()
 
     ok_status = v_status.isin(_statuses(statuses))
+    # a line matched to a person's stale registration (the voter registered
+    # again later, elsewhere or not): review, unless a decision chose it
+    current_of = current_registrations(voters, statuses=statuses, filed_on=filed_on)
+    v_current = pd.Series(True, index=res.index)
+    v_current.loc[rows.index] = current_of.loc[rows.to_numpy()].to_numpy()
+    stale = matched & ok_status & ~v_current & ~accepted
     missing = (name_raw == "") | (line_keys["address_norm"] == "")
     defect = missing | (late != "")
     status = np.select(
@@ -937,6 +1018,7 @@ def _examine_lines(
             ambiguous != "",
             ~matched,
             ~ok_status,
+            stale,
             v_other,
             ~v_placed,
             ~v_inside,
@@ -947,6 +1029,7 @@ def _examine_lines(
             "needs_review",
             "not_qualified_voter",
             "not_qualified_voter",
+            "needs_review",
             "outside_territory",
             "needs_review",
             "outside_territory",
@@ -954,6 +1037,11 @@ def _examine_lines(
         default="counted",
     )
     status_s = pd.Series(status, index=res.index, dtype=str)
+    if (stale & (status_s == "needs_review")).any():
+        note = note.where(
+            ~(stale & (status_s == "needs_review")),
+            _stale_notes(voters, rows, current_of).reindex(res.index),
+        )
     note = note.where(
         ~(matched & ~v_placed & (status_s == "needs_review")),
         "voter's residence could not be placed",
@@ -996,6 +1084,10 @@ def _examine_lines(
     dup = counted & person_s.where(counted).duplicated(keep="first") & counted
     status_s = status_s.where(~dup, "duplicate")
     note = note.where(~dup, "same person counted on an earlier line")
+    # a line of a stale registration whose person another line counts: nothing to review
+    moot = stale & (status_s == "needs_review") & person_s.isin(person_s[status_s == "counted"])
+    status_s = status_s.where(~moot, "duplicate")
+    note = note.where(~moot, "same person counted on another line (at a later registration)")
 
     matched_to = sboeid.where(matched, "")
     candidates = candidates.where(status_s == "needs_review", None)
