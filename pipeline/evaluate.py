@@ -1660,7 +1660,8 @@ def _signature_schedule(
         vals = own[col].reindex(key).to_numpy(dtype="float64") if col in own else 0.0
         base[col] = np.where(is_res | ~matched, 0.0, vals)
     note_res = res["note"].reindex(key).to_numpy() if "note" in res else np.full(len(base), "")
-    base["note"] = np.where(is_res, note_res, "")
+    note_own = own["note"].reindex(key).to_numpy() if "note" in own else np.full(len(base), "")
+    base["note"] = np.where(is_res, note_res, note_own)
     if not voters_given:
         # no voter file: a resident line cannot be checked, which is no defect
         # of its page; a line without a name or an address, or that its page's

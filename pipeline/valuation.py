@@ -504,7 +504,9 @@ def credit_signers(
         (``SWIS:PRINT_KEY`` of the territory's records credited,
         ``";"``-joined, also shown for a duplicate line), ``match_score``,
         ``person_id``, ``credit_assessed``, ``credit_full`` (0 for a line not
-        counted).
+        counted), ``note`` (the matcher's note, after why the line earns
+        nothing or less: none of its records in the territory, or a record
+        without polygon or override, credited nothing until apportioned).
 
     Notes
     -----
@@ -626,8 +628,38 @@ def credit_signers(
     matched = _joined(lab.rename(columns={"label": "name"}), by="_sig", sep=";")
     matched_to = matched.reindex(np.arange(len(matches))).fillna("").to_numpy(dtype=object)
     status = status_in.copy()
-    status[(status_in == "counted") & (matched_to == "")] = "outside_territory"
+    outside = (status_in == "counted") & (matched_to == "")
+    status[outside] = "outside_territory"
     counted_mask = status == "counted"
+    # why a line earns nothing (or less): its records outside, or unmapped
+    said = (
+        np.asarray(matches["note"].astype("str"), dtype=object)
+        if "note" in matches.columns
+        else np.full(len(matches), "", dtype=object)
+    )
+    why = np.full(len(matches), "", dtype=object)
+    why[outside] = "none of the signer's records lies in the territory (fraction 0)"
+    unmapped_pos = np.flatnonzero(
+        np.asarray(sched["fraction_source"], dtype=object) == "unmapped"
+        if "fraction_source" in sched.columns
+        else np.zeros(len(sched), dtype=bool)
+    )
+    if len(unmapped_pos) and len(claimed):
+        pending = claimed[np.isin(claimed["_pos"].to_numpy(), unmapped_pos)]
+        pending = pending[counted_mask[pending["_sig"].to_numpy()]]
+        for sig, rows in pending.groupby("_sig", sort=True):
+            records = sorted(set(label[rows["_pos"].to_numpy()].tolist()))
+            which = (
+                f"record {records[0]} has"
+                if len(records) == 1
+                else f"records {', '.join(records)} have"
+            )
+            why[int(sig)] = (
+                f"{which} no polygon and no apportionment override: nothing of it is "
+                "credited until the assessor apportions it (unapportioned_records, "
+                "§ 2-202.1.a(2))"
+            )
+    note = [f"{w}; {n}" if w and n else w or n for w, n in zip(why, said, strict=True)]
     sigs = pd.DataFrame(
         {
             "page": matches["page"].to_numpy(),
@@ -638,6 +670,7 @@ def credit_signers(
             "person_id": matches["person_id"].astype("str").to_numpy(),
             "credit_assessed": np.where(counted_mask, sig_a, 0.0),
             "credit_full": np.where(counted_mask, sig_f, 0.0),
+            "note": pd.array(note, dtype="str"),
         },
         index=matches.index,
     )

@@ -787,3 +787,42 @@ def test_an_accept_of_the_later_registration_judges_the_line_by_it() -> None:
     summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED, decisions=decisions)
     assert lines["status"].tolist() == ["counted", "counted"]
     assert summary["percent"] == 40.0
+
+
+def test_a_line_not_counted_says_why() -> None:
+    # audit A7 O3: Ann Lee at 30 Elm Ave (parcel 3, 0.2 inside: under the 0.5
+    # threshold), Bea Cole purged (P) before filing, Cal Dunn pre-registered
+    # (17), and a signer who is no voter: none counts, and each note says why
+    v = pd.DataFrame(
+        [
+            voter("V1", "Ann", "Lee", "30", "ELM AVE"),
+            voter("V2", "Bea", "Cole", "12", "OAK ST", STATUS="P", PURGE_DATE="2022-01-01"),
+            voter("V3", "Cal", "Dunn", "12", "OAK ST", STATUS="17"),
+            voter("V4", "Dee", "Fox", "12", "OAK ST"),
+        ]
+    )
+    s = sigs(
+        [
+            (1, 1, "Ann Lee", "30 Elm Ave"),
+            (1, 2, "Bea Cole", "12 Oak St"),
+            (1, 3, "Cal Dunn", "12 Oak St"),
+            (1, 4, "Eve Gray", "12 Oak St"),
+        ]
+    )
+    summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED)
+    assert summary["qualified_voters"] == 1  # Dee Fox alone
+    assert lines["status"].tolist() == [
+        "outside_territory",
+        "not_qualified_voter",
+        "not_qualified_voter",
+        "not_qualified_voter",
+    ]
+    assert lines["note"].tolist() == [
+        "the voter's residence is on parcel 104489|3, 0.2 of it in the territory: outside "
+        "(under the straddle threshold, [policy] straddle_voter_threshold)",
+        "the voter's status on the filing date is P (purged), which the policy does not "
+        "count ([policy] voter_statuses)",
+        "the voter's status on the filing date is 17 (pre-registered, under 18), which the "
+        "policy does not count ([policy] voter_statuses)",
+        "no voter of this name is registered at this address (voter file)",
+    ]

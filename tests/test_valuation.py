@@ -480,6 +480,42 @@ def test_owner_outside_the_territory() -> None:
     assert credits["credit_assessed"].tolist() == [0.0]
 
 
+def test_a_line_that_earns_nothing_says_why() -> None:
+    # audit A7 O2, O3. P1 (Ann Lee) inside; P2 (Bob Poe) a record without a
+    # polygon or override (unmapped: may be in the territory, credited 0 until
+    # apportioned); P3 (Cy Dee) at fraction 0. Zed Zane owns nothing. Each line's
+    # note tells why it earns nothing: Ann 10,000, the others 0.
+    roll = make_roll(
+        [
+            owned("P1", 10_000, [("Ann", "Lee")], "1 Oak St"),
+            owned("P2", 20_000, [("Bob", "Poe")], "2 Oak St"),
+            owned("P3", 30_000, [("Cy", "Dee")], "3 Oak St"),
+        ]
+    )
+    owners = parse_owners(roll)
+    schedule = apportion_values(
+        roll, fractions({key("P1"): (1.0, "geometry"), key("P3"): (0.0, "geometry")})
+    )
+    sig, pages = signatures(
+        [
+            {"page": 1, "line": 1, "name": "Ann Lee", "address": "1 Oak St"},
+            {"page": 1, "line": 2, "name": "Bob Poe", "address": "2 Oak St"},
+            {"page": 1, "line": 3, "name": "Cy Dee", "address": "3 Oak St"},
+            {"page": 1, "line": 4, "name": "Zed Zane", "address": "4 Oak St"},
+        ]
+    )
+    _, credits = credit_signers(schedule, owners, owner_matcher(sig, pages, owners, roll))
+    assert credits["status"].tolist() == ["counted", "counted", "outside_territory", "not_owner"]
+    assert credits["credit_assessed"].tolist() == [10_000.0, 0.0, 0.0, 0.0]
+    assert credits["note"].tolist() == [
+        "",
+        "record 104401:P2 has no polygon and no apportionment override: nothing of it is "
+        "credited until the assessor apportions it (unapportioned_records, § 2-202.1.a(2))",
+        "none of the signer's records lies in the territory (fraction 0)",
+        "no owner of the roll has this name (nor a close one) at this address or elsewhere",
+    ]
+
+
 # ----------------------------------------------------------------------------- the owner test
 
 

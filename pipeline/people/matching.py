@@ -445,6 +445,9 @@ def _groups(
 
 
 #: Generational suffixes as a reference's suffix field may spell them.
+#: The note of an owner line whose name is no owner's on the roll, near or far.
+NO_OWNER_NOTE = "no owner of the roll has this name (nor a close one) at this address or elsewhere"
+
 #: Owner pages with at least this many lines are matched in two processes
 #: (:func:`owner_matcher`); below it a fork costs more than it saves.
 _SPLIT_LINES = 2000
@@ -2489,6 +2492,10 @@ def owner_matcher(
         by_person[person[i]] = i
         for r in keys_out[i]:
             by_row.setdefault(r, i)
+    # every line not counted says why: a plain miss had no note
+    for i in range(n):
+        if status[i] == "not_owner" and not note[i]:
+            note[i] = NO_OWNER_NOTE
 
     out = pd.DataFrame(
         {

@@ -277,6 +277,57 @@ def current_registrations(
     return ok & ~stale.reindex(voters.index, fill_value=False)
 
 
+#: What a BOE status the policy may leave out means, for a line's note.
+_STATUS_WORDS = {
+    "P": "purged",
+    "17": "pre-registered, under 18",
+    "I": "inactive",
+    "A": "active",
+}
+
+
+def _why_not_counted(
+    note: pd.Series,
+    status: pd.Series,
+    matched: pd.Series,
+    v_status: pd.Series,
+    rows: pd.Series,
+    placement: pd.DataFrame,
+) -> pd.Series:
+    """``note`` with the reason filled in where a line not counted has none.
+
+    A line matched to no voter; a voter of a status the policy does not count
+    on the filing date; a voter whose residence lies outside the territory
+    (its parcel and the parcel's fraction in it).
+    """
+    blank = note.fillna("").astype(str) == ""
+    out = note.copy()
+    nobody = blank & (status == "not_qualified_voter") & ~matched
+    out[nobody] = "no voter of this name is registered at this address (voter file)"
+    uncounted = blank & (status == "not_qualified_voter") & matched
+    for i in uncounted[uncounted].index:
+        code = str(v_status.loc[i])
+        words = _STATUS_WORDS.get(code)
+        shown = f"{code} ({words})" if words else code
+        out.loc[i] = (
+            f"the voter's status on the filing date is {shown}, which the policy does not "
+            "count ([policy] voter_statuses)"
+        )
+    outside = blank & (status == "outside_territory") & matched
+    if outside.any():
+        at = rows.reindex(outside[outside].index)
+        key = placement[PARCEL_KEY].reindex(at.to_numpy()).astype("str").to_numpy()
+        fraction = placement["fraction"].reindex(at.to_numpy()).astype("float64").to_numpy()
+        out.loc[at.index] = [
+            f"the voter's residence is on parcel {k}, {f:.6g} of it in the territory: "
+            "outside (under the straddle threshold, [policy] straddle_voter_threshold)"
+            if f > 0
+            else f"the voter's residence is on parcel {k}, outside the territory"
+            for k, f in zip(key, fraction, strict=True)
+        ]
+    return out
+
+
 def _stale_notes(voters: pd.DataFrame, rows: pd.Series, current: pd.Series) -> pd.Series:
     """The note of each line matched (``rows``: line -> voter row) to a stale registration.
 
@@ -1073,6 +1124,7 @@ def _examine_lines(
     )
     note = note.where(~(defect & ~missing), late)
     note = note.where(~missing, "line without " + np.where(name_raw == "", "a name", "an address"))
+    note = _why_not_counted(note, status_s, matched, v_status, rows, placement)
 
     person = np.where(
         matched,
