@@ -937,6 +937,24 @@ def test_anonymised_minors_of_one_home_are_told_apart_by_their_numbers() -> None
     assert (part["regular_inhabitants"], part["duplicates"], part["anonymised"]) == (4, 3, 4)
 
 
+def test_minor_as_a_surname_is_a_name_not_a_label() -> None:
+    # Minor is a surname: "John Minor" and "Mary Minor" at 1 Oak St are two
+    # named people (before: two anonymised labels without numbers, one person),
+    # "Minor, John" is John Minor again (a duplicate); "Emma Smith (minor)" is
+    # Emma Smith, marked as a minor, the same as "Emma Smith" at 2 Oak St.
+    # Inside 2 + 1 = 3, duplicates 1 + 1 = 2, none anonymised
+    names = ["John Minor", "Mary Minor", "Minor, John", "Emma Smith (minor)", "Emma Smith"]
+    written = ["1 Oak St"] * 3 + ["2 Oak St"] * 2
+    inh = pd.DataFrame(
+        {"name": names, "address": written, "town": ["K"] * 5, "source_row": range(1, 6)}
+    )
+    sched = inhabitant_schedule(inh, _placement([True] * 5, addresses=[a.upper() for a in written]))
+    assert sched["status"].tolist() == ["inside", "inside", "duplicate", "inside", "duplicate"]
+    assert not sched["anonymised"].any()
+    part, _ = population_check(inh, _placement([True] * 5), regime=PRE, schedule=sched)
+    assert (part["regular_inhabitants"], part["duplicates"], part["anonymised"]) == (3, 2, 0)
+
+
 def test_a_name_written_both_ways_round_is_one_person() -> None:
     # "Abbott Aaron" and "Aaron Abbott" alone at 1 Oak St: either may be
     # surname first; one person (1 inside, 1 duplicate)

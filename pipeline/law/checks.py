@@ -74,8 +74,16 @@ WHERE_LIMIT = 25
 
 #: Names that stand for a person without naming them (a minor on the list of
 #: inhabitants): ``"Minor"``, ``"Minor child 1"``, ``"(minor)"``, ``"Child of J. Smith"``,
-#: ``"Infant"``. Matched on the normalised name.
-ANONYMISED_NAME = re.compile(r"\bMINOR\b|^CHILD\b|^INFANT\b")
+#: ``"Infant"``, ``"Minor #2"``. Matched on the normalised name, whole: the label
+#: words and numbers alone, or followed by "of" and whose child it is. A name
+#: with such a word among others is a name: ``"John Minor"``, ``"Minor, John"``
+#: (Minor is a surname), ``"Baby Smith"``.
+ANONYMISED_NAME = re.compile(
+    r"^(?:MINOR|CHILD|INFANT)(?:\s+(?:MINOR|CHILD|INFANT|NO|\d+))*(?:\s+OF(?:\s.*)?)?$"
+)
+
+#: A named minor's mark after the name: ``"Emma Smith (minor)"`` is Emma Smith.
+_MINOR_MARK = re.compile(r"\(\s*(?:minor|child|infant)\s*\)", re.IGNORECASE)
 
 
 def _where(items: Sequence[str], limit: int = WHERE_LIMIT) -> str:
@@ -427,6 +435,8 @@ def _reading(name: str) -> _Reading:
         return ("none", "", "", "", "", "")
     if ANONYMISED_NAME.search(norm):
         return ("label", "", " ".join(t for t in norm.split() if t.isdigit()), "", "", "")
+    if _MINOR_MARK.search(name):
+        return _reading(_MINOR_MARK.sub(" ", name))
     tokens, suffix = _name_order(name)
     if len(tokens) < 2 or _initial(tokens[-1]):
         return ("incomplete", "", "", "", "", "")
