@@ -78,7 +78,7 @@ from pipeline.people.review import (
 )
 from pipeline.people.voters import (
     VoterTowns,
-    counted_status,
+    current_registrations,
     match_resident_lines,
     resident_decisions_not_applied,
     resident_test,
@@ -1526,15 +1526,17 @@ def _unplaced_voters(
     (:func:`~pipeline.people.voters.counted_status`): a purged or
     pre-registered voter, or one registered after the filing, counts nowhere,
     so a review of where they live needs no list of them (personal data kept
-    out of the results). Voters the board records in a town not of the
-    petition are left out too (placement reason
+    out of the results); nor does a person's stale registration
+    (:func:`~pipeline.people.voters.current_registrations`). Voters the board
+    records in a town not of the petition are left out too (placement reason
     ``other_town``; counted in the resident test's ``voters_other_towns``).
     """
     if voters is None or placement is None:
         return None
     unplaced = ~placement["placed"].reindex(voters.index).fillna(False).astype(bool)
     if "STATUS" in voters:
-        unplaced &= counted_status(voters, statuses=statuses, filed_on=filed_on)
+        # a person's stale registration (a later one exists) is not where they live
+        unplaced &= current_registrations(voters, statuses=statuses, filed_on=filed_on)
     # a voter of another town (TOWNCITY) is no resident of the territory: not listed
     unplaced &= placement["reason"].reindex(voters.index).astype("str") != REASON_OTHER_TOWN
     rows = voters.loc[unplaced]

@@ -826,3 +826,16 @@ def test_a_line_not_counted_says_why() -> None:
         "policy does not count ([policy] voter_statuses)",
         "no voter of this name is registered at this address (voter file)",
     ]
+
+
+def test_a_stale_registration_that_cannot_be_placed_is_no_unplaced_voter() -> None:
+    # Kevin's old registration (2000) is at 50 Main St, on no parcel; his new
+    # one (2020) at 12 Oak St, inside. He lives at the new one: 5 qualified
+    # voters, and no voter of a counted status left unplaced (the old address
+    # could not change the verdict; before, it was 1 and could)
+    v = _kevin(("50", "MAIN ST"), INSIDE)
+    s = sigs([(1, 1, "First0 Last0", "12 Oak St")])
+    summary, _, _ = run(s, v, pages("residents"), filed_on=FILED)
+    assert summary["qualified_voters"] == 5
+    assert summary["voters_unplaced"] == 1  # the registration, whatever its status
+    assert summary["voters_unplaced_counted_status"] == 0

@@ -595,7 +595,8 @@ def resident_test(
     other_towns = placement["reason"].reindex(voters.index).astype("str") == REASON_OTHER_TOWN
     unplaced &= ~other_towns
     voters_unplaced = int(unplaced.sum())
-    counted = counted_status(voters, statuses=statuses, filed_on=filed_on)
+    # of a counted status, and where the person lives (not a stale registration)
+    counted = current_registrations(voters, statuses=statuses, filed_on=filed_on)
     unplaced_counted = int((unplaced & counted).sum())
     # the file read back to the filing date (a file extracted later): how many
     # voters it holds registered, or purged, after that day
