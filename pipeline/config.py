@@ -24,6 +24,10 @@ from pipeline.errors import InputError
 
 Basis = Literal["owners", "residents"]
 RegimeName = Literal["auto", "2-202-pre-2024", "2024"]
+#: The kinds of body § 2-200's area exception lists (``[territory] coterminous_kind``).
+CoterminousKind = Literal[
+    "school", "fire", "fire_protection", "fire_alarm", "town_special", "town_improvement", "town"
+]
 
 #: The STATUS codes of the BOE voter file: active (A), military (AM), special
 #: federal (AF), special presidential (AP), overseas (AU), inactive (I), purged
@@ -79,6 +83,10 @@ class TerritorySection(_Section):
     boundary: Path
     crs: str | None = None
     coterminous_with: str | None = None
+    #: Added: the kind of body the coterminous claim is, as the petition states
+    #: it (:data:`pipeline.law.coterminous.CLAIM_KINDS`), for a claim whose text
+    #: the tool cannot read (:func:`pipeline.law.coterminous.read_claim`).
+    coterminous_kind: CoterminousKind | None = None
     district: Path | None = None
     #: Added: street centrelines for the streets description (§ 2-202.1.c(1)(b)).
     streets: Path | None = None

@@ -1014,6 +1014,8 @@ def finish_summary(
         district_symmetric_difference_share=share,
         tolerance=policy.coterminous_tolerance,
         district_symmetric_difference_sq_mi=sym_sq_mi,
+        coterminous_kind=inputs.coterminous_kind,
+        warnings=warnings,
     )
     deficiencies += adef
     village_overlap = None

@@ -66,6 +66,8 @@ class PetitionInputs:
     match_decisions: pd.DataFrame | None = None
     district: BaseGeometry | None = None
     coterminous_with: str | None = None
+    #: The kind of body the claim is, as stated (``[territory] coterminous_kind``).
+    coterminous_kind: str | None = None
     villages: BaseGeometry | None = None
     #: Street centrelines (``name``, ``source_row``, lines), for the streets description.
     streets: gpd.GeoDataFrame | None = None

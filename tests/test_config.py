@@ -344,3 +344,14 @@ def test_a_control_character_in_a_text_is_bad_input(
     with pytest.raises(InputError, match="control character") as exc:
         load_config(_write(tmp_path, MINIMAL.replace(old, new)))
     assert exc.value.column == column
+
+
+def test_a_coterminous_kind_is_one_of_the_kinds_the_law_lists(tmp_path: Path) -> None:
+    # [territory] coterminous_kind states what a claim the tool cannot read is
+    with_kind = MINIMAL.replace(
+        'crs = "EPSG:2260"', 'crs = "EPSG:2260"\ncoterminous_with = "X"\ncoterminous_kind = "fire"'
+    )
+    assert load_config(_write(tmp_path, with_kind)).territory.coterminous_kind == "fire"
+    with pytest.raises(InputError) as err:
+        load_config(_write(tmp_path, with_kind.replace('"fire"', '"zip_code"')))
+    assert "territory.coterminous_kind" in str(err.value)

@@ -845,6 +845,7 @@ def load_inputs(
         villages=villages,
         streets=streets,
         coterminous_with=config.territory.coterminous_with,
+        coterminous_kind=config.territory.coterminous_kind,
         notes=notes,
         sources=sources,
         unrecorded=frozenset(unrecorded),

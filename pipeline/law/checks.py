@@ -40,6 +40,7 @@ import pandas as pd
 
 from pipeline.frames import PARCEL_KEY
 from pipeline.keys import is_village_swis
+from pipeline.law.coterminous import CLAIM_KINDS, read_claim
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.law.regimes import Regime
 from pipeline.people.names import (
@@ -135,61 +136,6 @@ def basis_check(
 # --------------------------------------------------------------------------- area
 
 
-#: What may stand before "district" in the name of a district of a kind
-#: § 2-200 lists: school (central, union free, city school districts), fire,
-#: fire protection and fire alarm districts, and town special or improvement
-#: districts (Town Law art. 12, 12-A: water, sewer, lighting, park, drainage,
-#: refuse and garbage, ambulance, snow removal, sidewalk, dock, parking ...).
-_ALLOWED_DISTRICT = re.compile(
-    r"\b(?:school|fire(?:\s+(?:protection|alarm))?|special(?:\s+improvement)?|improvement|"
-    r"water(?:\s+(?:supply|storage|quality\s+treatment))?|sewer|sewage|lighting|light|park|"
-    r"parking|drainage|refuse(?:\s+and\s+garbage)?|garbage|ambulance|snow\s+removal|"
-    r"sidewalk|dock|hydrant|wastewater|storm\s*water|consolidated\s+health)\s+districts?\b",
-    re.IGNORECASE,
-)
-#: A district the text names, with the words before it back to a separator.
-_DISTRICT_NAMED = re.compile(
-    r"(?:^|[,;(&]|\band\b|\bor\b)\s*([^,;(&]*?\bdistricts?\b)", re.IGNORECASE
-)
-#: Owners a town district cannot have: a county's or the state's district is
-#: no town special district.
-_NOT_A_TOWNS = re.compile(r"\b(?:county|counties|state)\b", re.IGNORECASE)
-#: School districts written short: UFSD, CSD, "Central School".
-_SCHOOL_SHORT = re.compile(r"\b(?:U\.?F\.?S\.?D|C\.?S\.?D|central\s+school)\b", re.IGNORECASE)
-#: An entire town: "Town of Harlow", "the entire Town of Harlow", "Harlow
-#: (town)", optionally followed by its county and the state.
-_ENTIRE_TOWN = re.compile(
-    r"^(?:all\s+of\s+)?(?:the\s+)?(?:entire\s+|whole\s+)?"
-    r"(?:town\s+of\s+[a-z][\w.'-]*(?:\s+[a-z][\w.'-]*){0,3}"
-    r"|[a-z][\w.'-]*(?:\s+[a-z][\w.'-]*){0,3}\s+\(?town\)?)"
-    r"(?:\s*,\s*(?:county\s+of\s+[a-z][\w .'-]*?|[a-z][\w .'-]*?\s+county))?"
-    r"(?:\s*,\s*(?:new\s+york|n\.?\s?y\.?))?\s*\.?$",
-    re.IGNORECASE,
-)
-#: Words that make a claim about a town less than the entire town.
-_PART_OF = re.compile(
-    r"\b(?:part|parts|portion|section|half|area|hamlet|zip|postal|code|ward|precinct|"
-    r"village|city|census|tract|authority|commission|board|except|excepting|excluding|"
-    r"less|within|between|route|road|street|avenue|highway|river|creek|line)\b"
-    r"|\b(?:north|south|east|west)(?:erly|ern)?\s+(?:of|from)\b",
-    re.IGNORECASE,
-)
-
-
-def _district_allowed(named: str) -> bool:
-    """One district a claim names (``"Harlow Water District"``) is of a kind § 2-200 lists.
-
-    A school or fire (protection, alarm) district whoever's it is; any other
-    only as a town's: not a county's or the state's.
-    """
-    kind = _ALLOWED_DISTRICT.search(named)
-    if re.search(r"\belection\b", named, re.IGNORECASE):
-        return False
-    if (kind and re.match(r"(?i)school|fire", kind.group(0))) or _SCHOOL_SHORT.search(named):
-        return True
-    return kind is not None and _NOT_A_TOWNS.search(named) is None
-
-
 def exception_kind_allowed(coterminous_with: str) -> bool:
     """Whether a claimed body is of a kind § 2-200 allows for the area exception.
 
@@ -197,30 +143,10 @@ def exception_kind_allowed(coterminous_with: str) -> bool:
     ``"Valatie Water District and Valatie Sewer District"``, ``"the entire Town
     of Harlow"``: yes. ``"ZIP code 12106"``, ``"Election District 3 of the Town
     of Harlow"``, ``"Columbia County Sewer District No. 1"``, ``"part of the
-    Town of Harlow"``, ``"Harlow State Park"``, ``"Columbia County"``: no.
-
-    Notes
-    -----
-    § 2-200 lists "an entire school, fire, fire protection, fire alarm, town
-    special or town improvement district or districts, or an entire town".
-    A claim naming districts passes when every district it names is of one of
-    those kinds (the words before "district": :data:`_ALLOWED_DISTRICT`) and,
-    but for school and fire districts, none is a county's or the state's. A
-    claim naming no district passes when it names a school district short
-    (UFSD, CSD), or is an entire town and
-    nothing less (:data:`_ENTIRE_TOWN`, with none of the words of
-    :data:`_PART_OF`). A single word anywhere is never enough: "ZIP code 12106
-    (Town of Harlow)" names a town, but it is a ZIP code.
+    Town of Harlow"``, ``"Harlow State Park"``, ``"Columbia County"``: no; nor a
+    claim that cannot be read (:func:`pipeline.law.coterminous.read_claim`).
     """
-    text = " ".join(coterminous_with.split())
-    if not text:
-        return False
-    named = [m.group(1) for m in _DISTRICT_NAMED.finditer(text)]
-    if named:
-        return all(_district_allowed(d) for d in named)
-    if _SCHOOL_SHORT.search(text) and not _NOT_A_TOWNS.search(text):
-        return not _PART_OF.search(text)
-    return _ENTIRE_TOWN.match(text) is not None and _PART_OF.search(text) is None
+    return read_claim(coterminous_with).verdict == "allowed"
 
 
 def area_check(
@@ -231,6 +157,8 @@ def area_check(
     district_symmetric_difference_share: float | None,
     tolerance: float,
     district_symmetric_difference_sq_mi: float | None = None,
+    coterminous_kind: str | None = None,
+    warnings: list[str] | None = None,
 ) -> tuple[dict[str, Any], list[Deficiency]]:
     """The area requirement of § 2-200: at most 5 square miles, or coterminous.
 
@@ -251,6 +179,13 @@ def area_check(
         Largest share that still supports the claim (digitising noise).
     district_symmetric_difference_sq_mi
         The same area in square miles (on the ellipsoid), reported as it is.
+    coterminous_kind
+        The kind of body the claim is, as the petition states it
+        (``[territory] coterminous_kind``, one of
+        :data:`pipeline.law.coterminous.CLAIM_KINDS`), or ``None``.
+    warnings
+        Appended to: a claim that cannot be read while the area is within the
+        limit, a stated kind the text reads otherwise.
 
     Returns
     -------
@@ -267,10 +202,16 @@ def area_check(
 
     Notes
     -----
-    ``supported`` when the body is of a kind the law allows
-    (:func:`exception_kind_allowed`) and ``share <= tolerance`` (any share
-    when no polygon was given: the claim cannot be checked and is taken as
-    stated).
+    The claim is read by :func:`pipeline.law.coterminous.read_claim`. Its kind
+    is allowed when the text reads as bodies § 2-200 lists, or when the
+    petition states the kind (``coterminous_kind``) and the text does not say
+    less or more than entire bodies (a stated kind the text reads otherwise is
+    warned about). A claim of another kind is the deficiency
+    ``coterminous_claim_not_supported``; one that cannot be read is too where
+    the area is over the limit, and only a warning where it is within it.
+    ``supported`` when the kind is allowed and ``share <= tolerance`` (any
+    share when no polygon was given: the claim cannot be checked and is taken
+    as stated).
     ``passes = square_miles <= limit or (claimed and supported)``.
     """
     limit = float(regime.area_limit_sq_mi)
@@ -280,10 +221,32 @@ def area_check(
     defs: list[Deficiency] = []
     if coterminous_with:
         share = district_symmetric_difference_share
-        listed = exception_kind_allowed(coterminous_with)
+        reading = read_claim(coterminous_with)
+        stated = coterminous_kind if coterminous_kind in CLAIM_KINDS else None
+        listed = reading.verdict == "allowed" or (stated is not None and not reading.partial)
+        if stated is not None and reading.verdict != "allowed" and warnings is not None:
+            warnings.append(
+                f"the territory is said to be coterminous with {coterminous_with!r}, stated as "
+                f"of kind {stated!r}; the text reads otherwise ({reading.reason}): counsel "
+                "should confirm the kind (§ 2-200)"
+                + ("" if listed else "; a claim of less than entire bodies is not supported")
+            )
+        unread = reading.verdict == "unknown" and stated is None
+        if unread and within:
+            # the area passes anyway: the claim is not needed, and may be misread
+            listed = True
+            if warnings is not None:
+                warnings.append(
+                    f"the territory is said to be coterminous with {coterminous_with!r}, which "
+                    f"could not be read as a body § 2-200 lists ({reading.reason}); the area is "
+                    "within the limit, so the exception is not needed; state [territory] "
+                    "coterminous_kind if the claim stands"
+                )
         supported = listed and (share is None or share <= tolerance)
         exception = {
             "coterminous_with": coterminous_with,
+            "kinds_read": list(reading.kinds),
+            "kind_stated": stated,
             "symmetric_difference_share": None if share is None else float(share),
             "symmetric_difference_sq_mi": None
             if district_symmetric_difference_sq_mi is None
@@ -292,13 +255,19 @@ def area_check(
             "supported": bool(supported),
         }
         if not listed:
+            why = (
+                f"which could not be read as one ({reading.reason}; if it is one, state "
+                "[territory] coterminous_kind)"
+                if unread
+                else f"which is none of them ({reading.reason})"
+            )
             defs.append(
                 deficiency_for(
                     "coterminous_claim_not_supported",
-                    f"the territory is said to be coterminous with {coterminous_with!r}, which "
-                    "is none of the bodies § 2-200 allows: an entire school, fire, fire "
-                    "protection, fire alarm, town special or town improvement district (or "
-                    "districts), or an entire town",
+                    f"the territory is said to be coterminous with {coterminous_with!r}; "
+                    "§ 2-200 allows an entire school, fire, fire protection, fire alarm, town "
+                    "special or town improvement district (or districts), or an entire town, "
+                    f"{why}",
                 )
             )
         elif not supported:
