@@ -226,6 +226,9 @@ class Prepared:
     inhabitant_identities: pd.DataFrame | None = None
     #: Where :meth:`fractions` runs (:mod:`pipeline.engines`); None: in process.
     engine: FractionEngine | None = None
+    #: ``parcel_key`` -> ``"swis:print_key"`` as the roll writes it (the labels
+    #: of :func:`~pipeline.people.matching.roll_lookups`), for notes.
+    parcel_labels: Mapping[str, str] = field(default_factory=dict)
 
     @functools.cached_property
     def _review_counts(self) -> dict[tuple[str, ...], dict[str, Any]]:
@@ -575,6 +578,7 @@ def prepare(
         resident_matches=resident_matches,
         inhabitant_identities=identities,
         engine=engine,
+        parcel_labels=lookups.labels,
     )
 
 
@@ -1353,6 +1357,7 @@ def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame
             decisions=inputs.match_decisions,
             filed_on=inputs.filed_on,
             matches=prepared.resident_matches,
+            labels=prepared.parcel_labels,
         )
         warnings += unplaced_voters_warning(rtest)
         rdef += unplaced_voters_deficiency(rtest)

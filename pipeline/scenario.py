@@ -388,6 +388,7 @@ class _Base:
                 decisions=inputs.match_decisions,
                 filed_on=inputs.filed_on,
                 matches=prep.resident_matches,
+                labels=prep.parcel_labels,
             )
             rlines0 = rlines
             # lines that pass every check but the territory: counted when their voter is in

@@ -1045,6 +1045,34 @@ def test_minor_as_a_surname_is_a_name_not_a_label() -> None:
     assert (part["regular_inhabitants"], part["duplicates"], part["anonymised"]) == (3, 2, 0)
 
 
+def test_labels_and_named_minors_as_lists_write_them() -> None:
+    # audit A8 F6-F8. At 1 Oak St "Smith, Minor Child 1" and "Smith, Minor
+    # Child 2" are two children (numbered labels after a family name); at 2 Oak
+    # St "Minor child 1 (age 4)" and "Minor child 2 (age 4)" two (the age tells
+    # no one apart); at 3 Oak St "Minor Child A", "Minor Child B" two, and
+    # "Minor 1" = "Minor 01" = "Minor1" one more (3); at 4 Oak St "Emma Smith",
+    # "Emma Smith - minor", "Emma Smith, minor", "Emma Smith [minor]" and "Emma
+    # Smith (minor child)" are Emma (1); at 5 Oak St "Newborn" is a label (1).
+    # Inside 2 + 2 + 3 + 1 + 1 = 9; labels inside 2 + 2 + 3 + 0 + 1 = 8
+    names = ["Smith, Minor Child 1", "Smith, Minor Child 2"]
+    names += ["Minor child 1 (age 4)", "Minor child 2 (age 4)"]
+    names += ["Minor Child A", "Minor Child B", "Minor 1", "Minor 01", "Minor1"]
+    names += ["Emma Smith", "Emma Smith - minor", "Emma Smith, minor", "Emma Smith [minor]"]
+    names += ["Emma Smith (minor child)", "Newborn"]
+    written = ["1 Oak St"] * 2 + ["2 Oak St"] * 2 + ["3 Oak St"] * 5 + ["4 Oak St"] * 5
+    written += ["5 Oak St"]
+    n = len(names)
+    inh = pd.DataFrame(
+        {"name": names, "address": written, "town": ["K"] * n, "source_row": range(1, n + 1)}
+    )
+    sched = inhabitant_schedule(inh, _placement([True] * n, addresses=[a.upper() for a in written]))
+    assert sched["status"].tolist() == ["inside"] * 6 + ["inside", "duplicate", "duplicate"] + [
+        "inside"
+    ] + ["duplicate"] * 4 + ["inside"]
+    part, _ = population_check(inh, _placement([True] * n), regime=PRE, schedule=sched)
+    assert (part["regular_inhabitants"], part["duplicates"], part["anonymised"]) == (9, 6, 8)
+
+
 def test_a_name_written_both_ways_round_is_one_person() -> None:
     # "Abbott Aaron" and "Aaron Abbott" alone at 1 Oak St: either may be
     # surname first; one person (1 inside, 1 duplicate)

@@ -750,18 +750,59 @@ def test_a_stale_registration_line_beside_a_counted_one_is_a_duplicate() -> None
 
 def test_registrations_of_one_date_or_without_one_are_all_current() -> None:
     # Which registration is current cannot be told when both have one
-    # REGDATE, or one has none: Kevin counts once, inside (as any registration
-    # inside places him): 5 qualified; his line at either address is judged by
-    # the registration it matches (inside: counted, 2 of 5; outside: outside).
-    for dates in (("2020-03-01", "2020-03-01"), ("", "2020-03-01")):
-        v = _kevin(INSIDE, OUTSIDE)
-        v.loc[v["SBOEID"] == "K1", "REGDATE"] = dates[0]
-        v.loc[v["SBOEID"] == "K2", "REGDATE"] = dates[1]
-        s = sigs([(1, 1, "First0 Last0", "12 Oak St"), (1, 2, "Kevin Ormsby", "12 Oak St")])
-        summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED)
-        assert summary["qualified_voters"] == 5
-        assert lines["status"].tolist() == ["counted", "counted"]
-        assert summary["percent"] == 40.0
+    # REGDATE, or one has none, or one is dated after the filing (a
+    # re-registration that counts then, VOTED_BY before it: audit A8 F11):
+    # Kevin counts once, inside (as any registration inside places him): 5
+    # qualified. Where he lives is for a reviewer (audit A8 F10): his line, at
+    # either address, goes to review (1 of 5 = 20 %), and its note names both.
+    for dates, voted in (
+        (("2020-03-01", "2020-03-01"), ""),
+        (("", "2020-03-01"), ""),
+        (("2010-03-01", "2024-02-01"), "2022-11-08"),
+    ):
+        for address in ("12 Oak St", "30 Elm Ave"):
+            v = _kevin(INSIDE, OUTSIDE)
+            v.loc[v["SBOEID"] == "K1", "REGDATE"] = dates[0]
+            v.loc[v["SBOEID"] == "K2", ["REGDATE", "VOTED_BY"]] = [dates[1], voted]
+            s = sigs([(1, 1, "First0 Last0", "12 Oak St"), (1, 2, "Kevin Ormsby", address)])
+            summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED)
+            assert summary["qualified_voters"] == 5
+            assert lines["status"].tolist() == ["counted", "needs_review"]
+            assert summary["percent"] == 20.0
+            note = lines["note"].iloc[1]
+            assert "registered at several addresses (SBOEID K1 at 12 OAK ST" in note
+            assert "SBOEID K2 at 30 ELM AVE" in note
+
+
+def test_an_accept_settles_where_a_person_of_two_current_registrations_lives() -> None:
+    # the same (one REGDATE), with a decision accepting K1 (inside): counted,
+    # 2 of 5 = 40 %
+    v = _kevin(INSIDE, OUTSIDE)
+    v["REGDATE"] = "2020-03-01"
+    s = sigs([(1, 1, "First0 Last0", "12 Oak St"), (1, 2, "Kevin Ormsby", "30 Elm Ave")])
+    decisions = pd.DataFrame(
+        {"page": [1], "line": [2], "decision": ["accept"], "parcel_key": [""], "SBOEID": ["K1"]}
+    )
+    summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED, decisions=decisions)
+    assert lines["status"].tolist() == ["counted", "counted"]
+    assert summary["percent"] == 40.0
+
+
+def test_an_accept_of_a_stale_registration_is_judged_by_the_current_one() -> None:
+    # audit A8 F9: Kevin moved out (old K1 inside, new K2 outside): 4 qualified.
+    # A decision accepting the stale K1 for his line does not count him: the
+    # line is judged by K2, outside (1 of 4 = 25 %, not 2 of 4)
+    v = _kevin(INSIDE, OUTSIDE)
+    s = sigs([(1, 1, "First0 Last0", "12 Oak St"), (1, 2, "Kevin Ormsby", "12 Oak St")])
+    decisions = pd.DataFrame(
+        {"page": [1], "line": [2], "decision": ["accept"], "parcel_key": [""], "SBOEID": ["K1"]}
+    )
+    summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED, decisions=decisions)
+    assert summary["qualified_voters"] == 4
+    assert lines["status"].tolist() == ["counted", "outside_territory"]
+    assert lines["matched_to"].tolist()[1] == "K2"
+    assert "judged by the current one (SBOEID K2)" in lines["note"].iloc[1]
+    assert summary["percent"] == 25.0
 
 
 def test_a_purged_later_registration_leaves_the_old_one_current() -> None:
@@ -809,7 +850,9 @@ def test_a_line_not_counted_says_why() -> None:
             (1, 4, "Eve Gray", "12 Oak St"),
         ]
     )
-    summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED)
+    # the parcel named as the roll writes it (audit A8 F14), as parcels.csv does
+    labels = {"104489|3": "104489:3.-0-0"}
+    summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED, labels=labels)
     assert summary["qualified_voters"] == 1  # Dee Fox alone
     assert lines["status"].tolist() == [
         "outside_territory",
@@ -818,7 +861,7 @@ def test_a_line_not_counted_says_why() -> None:
         "not_qualified_voter",
     ]
     assert lines["note"].tolist() == [
-        "the voter's residence is on parcel 104489|3, 0.2 of it in the territory: outside "
+        "the voter's residence is on parcel 104489:3.-0-0, 0.2 of it in the territory: outside "
         "(under the straddle threshold, [policy] straddle_voter_threshold)",
         "the voter's status on the filing date is P (purged), which the policy does not "
         "count ([policy] voter_statuses)",

@@ -512,7 +512,8 @@ def test_a_line_that_earns_nothing_says_why() -> None:
         "record 104401:P2 has no polygon and no apportionment override: nothing of it is "
         "credited until the assessor apportions it (unapportioned_records, § 2-202.1.a(2))",
         "none of the signer's records lies in the territory (fraction 0)",
-        "no owner of the roll has this name (nor a close one) at this address or elsewhere",
+        "no owner of the roll matches this name, at this address or elsewhere (a name that "
+        "differs in its middle initial or its suffix is another person's)",
     ]
 
 

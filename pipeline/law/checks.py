@@ -54,7 +54,6 @@ from pipeline.people.names import (
 from pipeline.tools.numbers import percent_text
 
 __all__ = [
-    "ANONYMISED_NAME",
     "affidavit_check",
     "area_check",
     "basis_check",
@@ -62,6 +61,7 @@ __all__ = [
     "existing_village_check",
     "inhabitant_identities",
     "inhabitant_schedule",
+    "label_of",
     "late_lines",
     "line_checks",
     "population_check",
@@ -73,18 +73,57 @@ __all__ = [
 #: How many places a deficiency's ``where`` lists before "and k more".
 WHERE_LIMIT = 25
 
-#: Names that stand for a person without naming them (a minor on the list of
-#: inhabitants): ``"Minor"``, ``"Minor child 1"``, ``"(minor)"``, ``"Child of J. Smith"``,
-#: ``"Infant"``, ``"Minor #2"``. Matched on the normalised name, whole: the label
-#: words and numbers alone, or followed by "of" and whose child it is. A name
-#: with such a word among others is a name: ``"John Minor"``, ``"Minor, John"``
-#: (Minor is a surname), ``"Baby Smith"``.
-ANONYMISED_NAME = re.compile(
-    r"^(?:MINOR|CHILD|INFANT)(?:\s+(?:MINOR|CHILD|INFANT|NO|\d+))*(?:\s+OF(?:\s.*)?)?$"
-)
+#: The words of a label standing for an unnamed minor.
+_LABEL_WORDS = frozenset({"MINOR", "CHILD", "INFANT", "NEWBORN", "BABY"})
 
-#: A named minor's mark after the name: ``"Emma Smith (minor)"`` is Emma Smith.
-_MINOR_MARK = re.compile(r"\(\s*(?:minor|child|infant)\s*\)", re.IGNORECASE)
+#: A named minor's mark: ``"Emma Smith (minor)"``, ``"[minor child]"``.
+_MINOR_MARK = re.compile(
+    r"[(\[]\s*(?:a\s+)?(?:minor|child|infant)(?:\s+child)?\s*[)\]]", re.IGNORECASE
+)
+#: An age written beside a name or a label: ``"(age 4)"``, ``"aged 4"``, ``"4 yrs"``.
+_AGE_MARK = re.compile(
+    r"[(\[]?\s*\b(?:age|aged)\s*\d+(?:\s*(?:yrs?|years?)(?:\s+old)?)?\s*[)\]]?"
+    r"|[(\[]?\s*\b\d+\s*(?:yrs?|years?)(?:\s+old)?\s*[)\]]?",
+    re.IGNORECASE,
+)
+#: Where a label or a mark is written after a family or a name: "Smith, Minor
+#: Child 1", "Emma Smith - minor".
+_AFTER_NAME = re.compile(r"\s*,\s*|\s+-\s+")
+
+
+def label_of(norm: str) -> str | None:
+    """The label's number (or letter) of a normalised name that is a label, else None.
+
+    A label stands for a person without naming them (a minor on the list of
+    inhabitants): ``"Minor"``, ``"Minor child 1"``, ``"(minor)"``, ``"Child of
+    J. Smith"``, ``"Infant"``, ``"Minor #2"``; a name with such a word among
+    others is a name (``"John Minor"``: Minor is a surname). The reading of an
+    entry (:func:`_reading`) also finds labels after a family name (``"Smith,
+    Minor Child 1"``) and beside an age (``"Minor child 1 (age 4)"``), and
+    named minors (``"Emma Smith (minor)"``, ``"Emma Smith, minor"``).
+
+    ``"MINOR CHILD 1"`` -> ``"1"``, ``"MINOR 01"`` and ``"MINOR1"`` -> ``"1"``,
+    ``"MINOR CHILD A"`` -> ``"A"``, ``"CHILD OF J SMITH"`` and ``"NEWBORN"`` ->
+    ``""``; ``"JOHN MINOR"``, ``"MINOR JOHN"``, ``"BABY SMITH"`` -> None (names).
+    A label begins with a label word (:data:`_LABEL_WORDS`) and holds only
+    those, ``NO``, numbers and single letters, up to an ``OF`` (whose child).
+    """
+    words = [w for t in norm.split() for w in re.findall(r"[A-Z]+|\d+", t)]
+    if "OF" in words:
+        words = words[: words.index("OF")]
+    if not words or words[0] not in _LABEL_WORDS:
+        return None
+    ids: list[str] = []
+    for w in words[1:]:
+        if w in _LABEL_WORDS or w == "NO":
+            continue
+        if w.isdigit():
+            ids.append(str(int(w)))
+        elif len(w) == 1:
+            ids.append(w)
+        else:
+            return None
+    return " ".join(ids)
 
 
 def _where(items: Sequence[str], limit: int = WHERE_LIMIT) -> str:
@@ -399,13 +438,27 @@ def _reading(name: str) -> _Reading:
     (``"Abbott Aaron"``): its other reading is in the ``_swapped`` fields
     (``""`` for other names).
     """
+    if _AGE_MARK.search(name):
+        # an age beside a name or a label tells no one apart on its own
+        aged = _AGE_MARK.sub(" ", name)
+        if normalize_name(aged):
+            return _reading(aged)
     norm = normalize_name(name)
     if not norm:
         return ("none", "", "", "", "", "")
-    if ANONYMISED_NAME.search(norm):
-        return ("label", "", " ".join(t for t in norm.split() if t.isdigit()), "", "", "")
+    label = label_of(norm)
+    if label is not None:
+        return ("label", "", label, "", "", "")
     if _MINOR_MARK.search(name):
         return _reading(_MINOR_MARK.sub(" ", name))
+    head, tail = _split_after_name(name)
+    if tail:
+        tail_label = label_of(normalize_name(tail))
+        if tail_label is not None:
+            # "Emma Smith, minor": a named minor; "Smith, Minor Child 1": a label
+            if len(normalize_name(head).split()) >= 2:
+                return _reading(head)
+            return ("label", "", tail_label, "", "", "")
     tokens, suffix = _name_order(name)
     if len(tokens) < 2 or _initial(tokens[-1]):
         return ("incomplete", "", "", "", "", "")
@@ -419,6 +472,15 @@ def _reading(name: str) -> _Reading:
         f"{tokens[0]}|{suffix}" if swapped else "",
         tokens[1] if swapped else "",
     )
+
+
+def _split_after_name(name: str) -> tuple[str, str]:
+    """``name`` cut at its last comma or spaced dash: (before, after); after is "" if none."""
+    cuts = list(_AFTER_NAME.finditer(name))
+    if not cuts:
+        return name, ""
+    last = cuts[-1]
+    return name[: last.start()], name[last.end() :]
 
 
 def _given_alike(a: str, b: str) -> bool:
@@ -647,7 +709,9 @@ def inhabitant_identities(inhabitants: pd.DataFrame, placement: pd.DataFrame) ->
             "address": _text(inhabitants["address"]),
             "name_norm": name_norm,
             "address_norm": addr_norm,
-            "anonymised": name_norm.str.contains(ANONYMISED_NAME).astype(bool),
+            "anonymised": np.asarray(
+                [_reading(str(n))[0] == "label" for n in written.tolist()], dtype=bool
+            ),
             PARCEL_KEY: parcel,
             "reason": placement["reason"].reindex(inhabitants.index).fillna("").astype(str),
             # the town written on the list (an address such as "1 Main St"

@@ -446,7 +446,10 @@ def _groups(
 
 #: Generational suffixes as a reference's suffix field may spell them.
 #: The note of an owner line whose name is no owner's on the roll, near or far.
-NO_OWNER_NOTE = "no owner of the roll has this name (nor a close one) at this address or elsewhere"
+NO_OWNER_NOTE = (
+    "no owner of the roll matches this name, at this address or elsewhere (a name that "
+    "differs in its middle initial or its suffix is another person's)"
+)
 
 #: Owner pages with at least this many lines are matched in two processes
 #: (:func:`owner_matcher`); below it a fork costs more than it saves.

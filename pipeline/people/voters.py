@@ -261,8 +261,10 @@ def current_registrations(
     -----
     Among a person's registrations of a counted status on the filing date, the
     current ones are those of the latest ``REGDATE`` (ISO text). Where two share
-    it, or one has none, which is current cannot be told: all of them are
-    (the person counts once, inside where any of them is, as before).
+    it, or one has none (or one after the filing date: a re-registration that
+    counts on the filing date had another date then), which is current cannot
+    be told: all of them are (the person counts once, inside where any of them
+    is; their lines go to review where the addresses differ).
     """
     ok = counted_status(voters, statuses=statuses, filed_on=filed_on)
     person = registrants(voters)
@@ -271,6 +273,10 @@ def current_registrations(
     if not several.any():
         return ok
     reg = _col(voters, "REGDATE")[several]
+    if filed_on is not None:
+        # a registration dated after the filing that counts then (votes cast
+        # before it: a re-registration) had another, unknown, date on that day
+        reg = reg.where(reg <= filed_on.isoformat(), "")
     who = person[several]
     undated = (reg == "").groupby(who).transform("any").astype(bool)
     stale = (reg != reg.groupby(who).transform("max")) & ~undated
@@ -293,6 +299,7 @@ def _why_not_counted(
     v_status: pd.Series,
     rows: pd.Series,
     placement: pd.DataFrame,
+    labels: Mapping[str, str],
 ) -> pd.Series:
     """``note`` with the reason filled in where a line not counted has none.
 
@@ -316,7 +323,10 @@ def _why_not_counted(
     outside = blank & (status == "outside_territory") & matched
     if outside.any():
         at = rows.reindex(outside[outside].index)
-        key = placement[PARCEL_KEY].reindex(at.to_numpy()).astype("str").to_numpy()
+        key = [
+            labels.get(k, k)
+            for k in placement[PARCEL_KEY].reindex(at.to_numpy()).astype("str").tolist()
+        ]
         fraction = placement["fraction"].reindex(at.to_numpy()).astype("float64").to_numpy()
         out.loc[at.index] = [
             f"the voter's residence is on parcel {k}, {f:.6g} of it in the territory: "
@@ -328,6 +338,77 @@ def _why_not_counted(
     return out
 
 
+def _current_rows(voters: pd.DataFrame, current: pd.Series) -> pd.Series:
+    """Person (:func:`registrants`) -> the first current registration's row label."""
+    person = registrants(voters)
+    now = person[current].drop_duplicates(keep="first")
+    return pd.Series(now.index, index=now.to_numpy())
+
+
+def _judge_by_current(
+    voters: pd.DataFrame,
+    voter_row: pd.Series,
+    note: pd.Series,
+    accepted: pd.Series,
+    current: pd.Series,
+    statuses: Collection[str],
+    filed_on: dt.date | None,
+) -> None:
+    """Point accepted lines at a stale registration to the person's current one (in place)."""
+    counted = counted_status(voters, statuses=statuses, filed_on=filed_on)
+    person = registrants(voters)
+    sboeid = _col(voters, "SBOEID")
+    now_row = _current_rows(voters, current)
+    for idx in accepted[accepted].index:
+        row = voter_row.loc[idx]
+        if pd.isna(row) or not counted.loc[row] or current.loc[row]:
+            continue
+        later = now_row.get(person.loc[row])
+        if later is None:
+            continue
+        voter_row.loc[idx] = later
+        note.loc[idx] = (
+            f"accepted by match decision: SBOEID {sboeid.loc[row]} is an older registration "
+            f"of a voter registered again later; the line is judged by the current one "
+            f"(SBOEID {sboeid.loc[later]})"
+        )
+
+
+def _unsettled_registrants(voters: pd.DataFrame, current: pd.Series) -> set[str]:
+    """The people with current registrations at two addresses or more.
+
+    Their dates cannot tell which is current (:func:`current_registrations`:
+    one ``REGDATE``, or one without): where they live is a reviewer's call.
+    """
+    person = registrants(voters)[current]
+    several = person[person.duplicated(keep=False)]
+    if not len(several):
+        return set()
+    where = voter_addresses(voters.loc[several.index]).str.upper().str.strip()
+    spread = where.groupby(several).nunique()
+    return set(spread[spread > 1].index.astype(str))
+
+
+def _unsettled_notes(voters: pd.DataFrame, rows: pd.Series, current: pd.Series) -> pd.Series:
+    """The note of each line (``rows``: line -> voter row) of a person of unsettled residence."""
+    person = registrants(voters)
+    sboeid = _col(voters, "SBOEID")
+    regdate = _col(voters, "REGDATE")
+    out = {}
+    for line, row in rows.items():
+        same = person.index[(person == person.loc[row]) & current]
+        places = "; ".join(
+            f"SBOEID {sboeid.loc[r]} at {voter_addresses(voters.loc[[r]]).iloc[0]}, registered "
+            f"{regdate.loc[r] or 'on no date given'}"
+            for r in same
+        )
+        out[line] = (
+            f"the voter is registered at several addresses ({places}), and the dates do not "
+            "tell which is current: review (accepting one SBOEID judges the line by it)"
+        )
+    return pd.Series(out, dtype="object")
+
+
 def _stale_notes(voters: pd.DataFrame, rows: pd.Series, current: pd.Series) -> pd.Series:
     """The note of each line matched (``rows``: line -> voter row) to a stale registration.
 
@@ -337,8 +418,7 @@ def _stale_notes(voters: pd.DataFrame, rows: pd.Series, current: pd.Series) -> p
     person = registrants(voters)
     sboeid = _col(voters, "SBOEID")
     regdate = _col(voters, "REGDATE")
-    now = person[current].drop_duplicates(keep="first")
-    now_row = pd.Series(now.index, index=now.to_numpy())
+    now_row = _current_rows(voters, current)
     out = {}
     for line, row in rows.items():
         if current.loc[row]:
@@ -519,6 +599,7 @@ def resident_test(
     decisions: pd.DataFrame | None = None,
     matches: pd.DataFrame | None = None,
     filed_on: dt.date | None = None,
+    labels: Mapping[str, str] | None = None,
 ) -> tuple[dict[str, Any], pd.DataFrame, list[Deficiency]]:
     """The resident test of § 2-202.1.a(1): at least 20 % of the qualified voters signed.
 
@@ -555,6 +636,9 @@ def resident_test(
         affidavit, is ``page_defect`` (:func:`pipeline.law.checks.unauthenticated_lines`);
         voters count at their status of that day (:func:`status_at_filing`):
         the line of a voter registered after it is ``not_qualified_voter``.
+    labels
+        Optional ``parcel_key`` -> ``"swis:print_key"`` as the roll writes it:
+        a note naming a voter's parcel names it so (else by its key).
 
     Returns
     -------
@@ -611,7 +695,15 @@ def resident_test(
             matches = _match_lines(res, voters, placement)
         late = unauthenticated_lines(res, pages, filed_on=filed_on)
         lines = _examine_lines(
-            res, voters, placement, statuses, decisions, matches, late, filed_on=filed_on
+            res,
+            voters,
+            placement,
+            statuses,
+            decisions,
+            matches,
+            late,
+            filed_on=filed_on,
+            labels=labels,
         )
     else:
         lines = _empty_lines()
@@ -950,6 +1042,7 @@ def _examine_lines(
     late: pd.Series | None = None,
     *,
     filed_on: dt.date | None = None,
+    labels: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     name_raw = _col(res, "name")
     if late is None:
@@ -1026,6 +1119,13 @@ def _examine_lines(
                 note.loc[idx] = "rejected by match decision: " + ", ".join(sorted(ids))
         ambiguous = ambiguous.where(~(accepted | rejected), "")
 
+    # a person's current registration (the latest; a stale one at an old address)
+    current_of = current_registrations(voters, statuses=statuses, filed_on=filed_on)
+    if accepted.any():
+        # a decision accepting a stale registration is judged by the current one
+        # (the person is counted among the voters where that one is)
+        _judge_by_current(voters, voter_row, note, accepted, current_of, statuses, filed_on)
+
     matched = voter_row.notna()
     rows = voter_row[matched]
     status_of = status_at_filing(voters, filed_on)
@@ -1057,10 +1157,13 @@ def _examine_lines(
     ok_status = v_status.isin(_statuses(statuses))
     # a line matched to a person's stale registration (the voter registered
     # again later, elsewhere or not): review, unless a decision chose it
-    current_of = current_registrations(voters, statuses=statuses, filed_on=filed_on)
     v_current = pd.Series(True, index=res.index)
     v_current.loc[rows.index] = current_of.loc[rows.to_numpy()].to_numpy()
     stale = matched & ok_status & ~v_current & ~accepted
+    # a person registered at several addresses whose dates do not tell which is
+    # current: where they live is for a reviewer (not for the territory to say)
+    unsettled_people = _unsettled_registrants(voters, current_of)
+    unsettled = matched & ok_status & v_current & ~accepted & registrant.isin(unsettled_people)
     missing = (name_raw == "") | (line_keys["address_norm"] == "")
     defect = missing | (late != "")
     status = np.select(
@@ -1071,6 +1174,7 @@ def _examine_lines(
             ~matched,
             ~ok_status,
             stale,
+            unsettled,
             v_other,
             ~v_placed,
             ~v_inside,
@@ -1081,6 +1185,7 @@ def _examine_lines(
             "needs_review",
             "not_qualified_voter",
             "not_qualified_voter",
+            "needs_review",
             "needs_review",
             "outside_territory",
             "needs_review",
@@ -1093,6 +1198,13 @@ def _examine_lines(
         note = note.where(
             ~(stale & (status_s == "needs_review")),
             _stale_notes(voters, rows, current_of).reindex(res.index),
+        )
+    if (unsettled & (status_s == "needs_review")).any():
+        note = note.where(
+            ~(unsettled & (status_s == "needs_review")),
+            _unsettled_notes(voters, rows[unsettled[rows.index].to_numpy()], current_of).reindex(
+                res.index
+            ),
         )
     note = note.where(
         ~(matched & ~v_placed & (status_s == "needs_review")),
@@ -1125,7 +1237,7 @@ def _examine_lines(
     )
     note = note.where(~(defect & ~missing), late)
     note = note.where(~missing, "line without " + np.where(name_raw == "", "a name", "an address"))
-    note = _why_not_counted(note, status_s, matched, v_status, rows, placement)
+    note = _why_not_counted(note, status_s, matched, v_status, rows, placement, labels or {})
 
     person = np.where(
         matched,
@@ -1137,10 +1249,13 @@ def _examine_lines(
     dup = counted & person_s.where(counted).duplicated(keep="first") & counted
     status_s = status_s.where(~dup, "duplicate")
     note = note.where(~dup, "same person counted on an earlier line")
-    # a line of a stale registration whose person another line counts: nothing to review
-    moot = stale & (status_s == "needs_review") & person_s.isin(person_s[status_s == "counted"])
+    # a line of a stale registration whose person another line signs at a current
+    # one (counted or not, whatever the territory): nothing to review
+    signed_now = matched & ok_status & v_current & ~unsettled & ~rejected & ~defect
+    signed_now &= ambiguous == ""
+    moot = stale & (status_s == "needs_review") & person_s.isin(person_s[signed_now])
     status_s = status_s.where(~moot, "duplicate")
-    note = note.where(~moot, "same person counted on another line (at a later registration)")
+    note = note.where(~moot, "same person signs on another line (at the current registration)")
 
     matched_to = sboeid.where(matched, "")
     candidates = candidates.where(status_s == "needs_review", None)
