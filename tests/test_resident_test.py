@@ -753,8 +753,9 @@ def test_registrations_of_one_date_or_without_one_are_all_current() -> None:
     # REGDATE, or one has none, or one is dated after the filing (a
     # re-registration that counts then, VOTED_BY before it: audit A8 F11):
     # Kevin counts once, inside (as any registration inside places him): 5
-    # qualified. Where he lives is for a reviewer (audit A8 F10): his line, at
-    # either address, goes to review (1 of 5 = 20 %), and its note names both.
+    # qualified. His line, at either address, is judged as he is counted
+    # (audit A8 F10: not in the denominator but unable to sign): counted,
+    # 2 of 5 = 40 %; at the outside address its note says why
     for dates, voted in (
         (("2020-03-01", "2020-03-01"), ""),
         (("", "2020-03-01"), ""),
@@ -767,25 +768,40 @@ def test_registrations_of_one_date_or_without_one_are_all_current() -> None:
             s = sigs([(1, 1, "First0 Last0", "12 Oak St"), (1, 2, "Kevin Ormsby", address)])
             summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED)
             assert summary["qualified_voters"] == 5
-            assert lines["status"].tolist() == ["counted", "needs_review"]
-            assert summary["percent"] == 20.0
-            note = lines["note"].iloc[1]
-            assert "registered at several addresses (SBOEID K1 at 12 OAK ST" in note
-            assert "SBOEID K2 at 30 ELM AVE" in note
+            assert lines["status"].tolist() == ["counted", "counted"]
+            assert summary["percent"] == 40.0
+    note = lines["note"].iloc[1]
+    assert "registered at several addresses (SBOEID K1 at 12 OAK ST" in note
+    assert "SBOEID K2 at 30 ELM AVE" in note
 
 
-def test_an_accept_settles_where_a_person_of_two_current_registrations_lives() -> None:
-    # the same (one REGDATE), with a decision accepting K1 (inside): counted,
-    # 2 of 5 = 40 %
-    v = _kevin(INSIDE, OUTSIDE)
-    v["REGDATE"] = "2020-03-01"
-    s = sigs([(1, 1, "First0 Last0", "12 Oak St"), (1, 2, "Kevin Ormsby", "30 Elm Ave")])
-    decisions = pd.DataFrame(
-        {"page": [1], "line": [2], "decision": ["accept"], "parcel_key": [""], "SBOEID": ["K1"]}
-    )
-    summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED, decisions=decisions)
-    assert lines["status"].tolist() == ["counted", "counted"]
-    assert summary["percent"] == 40.0
+def test_a_person_of_two_current_registrations_signing_twice_is_one_signer() -> None:
+    # audit A9 F11, F12: the same (one REGDATE), Kevin signing at each
+    # address, one line accepted for K2 (outside) by decision: one signer
+    # whatever the order of the file or the registration named (2 of 5 = 40 %)
+    for order in (slice(None), slice(None, None, -1)):
+        v = _kevin(INSIDE, OUTSIDE)
+        v["REGDATE"] = "2020-03-01"
+        v = pd.concat([v.iloc[:4], v.iloc[4:].iloc[order]], ignore_index=True)
+        s = sigs(
+            [
+                (1, 1, "First0 Last0", "12 Oak St"),
+                (1, 2, "Kevin Ormsby", "30 Elm Ave"),
+                (1, 3, "Kevin Ormsby", "12 Oak St"),
+            ]
+        )
+        decisions = pd.DataFrame(
+            {
+                "page": [1],
+                "line": [2],
+                "decision": ["accept"],
+                "parcel_key": [""],
+                "SBOEID": ["K2"],
+            }
+        )
+        summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED, decisions=decisions)
+        assert lines["status"].tolist() == ["counted", "counted", "duplicate"]
+        assert summary["percent"] == 40.0
 
 
 def test_an_accept_of_a_stale_registration_is_judged_by_the_current_one() -> None:
@@ -802,7 +818,20 @@ def test_an_accept_of_a_stale_registration_is_judged_by_the_current_one() -> Non
     assert lines["status"].tolist() == ["counted", "outside_territory"]
     assert lines["matched_to"].tolist()[1] == "K2"
     assert "judged by the current one (SBOEID K2)" in lines["note"].iloc[1]
+    # and why it does not count all the same (audit A9 F14)
+    assert "; the voter's residence is on parcel 104489|3, 0.2 of it" in lines["note"].iloc[1]
     assert summary["percent"] == 25.0
+
+
+def test_a_person_counted_inside_is_no_unplaced_voter_through_another_registration() -> None:
+    # audit A9 F15: Kevin's registrations share one date, one at 50 Main St (on
+    # no parcel), one at 12 Oak St (inside): he is a qualified voter (5), and
+    # not also one of the unplaced voters who might be (0, not 1)
+    v = _kevin(("50", "MAIN ST"), INSIDE)
+    v["REGDATE"] = "2020-03-01"
+    summary, _, _ = run(sigs([(1, 1, "First0 Last0", "12 Oak St")]), v, pages("residents"))
+    assert summary["qualified_voters"] == 5
+    assert summary["voters_unplaced_counted_status"] == 0
 
 
 def test_a_purged_later_registration_leaves_the_old_one_current() -> None:
@@ -882,3 +911,16 @@ def test_a_stale_registration_that_cannot_be_placed_is_no_unplaced_voter() -> No
     assert summary["qualified_voters"] == 5
     assert summary["voters_unplaced"] == 1  # the registration, whatever its status
     assert summary["voters_unplaced_counted_status"] == 0
+
+
+def test_two_registrations_of_one_person_at_one_home_are_that_person() -> None:
+    # audit A9 F13: the board's duplicate record: Kevin registered twice at 12
+    # Oak St ("12 OAK ST" and "12 OAK STREET"), one date. His line is his, not
+    # a choice between two voters: counted, 2 of 5 = 40 %
+    v = _kevin(INSIDE, ("12", "OAK STREET"))
+    v["REGDATE"] = "2020-03-01"
+    s = sigs([(1, 1, "First0 Last0", "12 Oak St"), (1, 2, "Kevin Ormsby", "12 Oak St")])
+    summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED)
+    assert summary["qualified_voters"] == 5
+    assert lines["status"].tolist() == ["counted", "counted"]
+    assert summary["percent"] == 40.0

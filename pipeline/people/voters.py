@@ -307,8 +307,12 @@ def _why_not_counted(
     on the filing date; a voter whose residence lies outside the territory
     (its parcel and the parcel's fraction in it).
     """
-    blank = note.fillna("").astype(str) == ""
+    text = note.fillna("").astype(str)
+    blank = text == ""
     out = note.copy()
+    # a line a decision accepted says so, and why it does not count all the same
+    decided = text.str.startswith("accepted by match decision") & (status != "counted")
+    blank = blank | decided
     nobody = blank & (status == "not_qualified_voter") & ~matched
     out[nobody] = "no voter of this name is registered at this address (voter file)"
     uncounted = blank & (status == "not_qualified_voter") & matched
@@ -335,6 +339,8 @@ def _why_not_counted(
             else f"the voter's residence is on parcel {k}, outside the territory"
             for k, f in zip(key, fraction, strict=True)
         ]
+    changed = decided & (out.astype(str) != text)
+    out[changed] = text[changed] + "; " + out[changed].astype(str)
     return out
 
 
@@ -374,23 +380,18 @@ def _judge_by_current(
         )
 
 
-def _unsettled_registrants(voters: pd.DataFrame, current: pd.Series) -> set[str]:
-    """The people with current registrations at two addresses or more.
-
-    Their dates cannot tell which is current (:func:`current_registrations`:
-    one ``REGDATE``, or one without): where they live is a reviewer's call.
-    """
+def _several_current(voters: pd.DataFrame, current: pd.Series) -> set[str]:
+    """The people (:func:`registrants`) with several current registrations."""
     person = registrants(voters)[current]
-    several = person[person.duplicated(keep=False)]
-    if not len(several):
-        return set()
-    where = voter_addresses(voters.loc[several.index]).str.upper().str.strip()
-    spread = where.groupby(several).nunique()
-    return set(spread[spread > 1].index.astype(str))
+    return set(person[person.duplicated(keep=False)].astype(str))
 
 
-def _unsettled_notes(voters: pd.DataFrame, rows: pd.Series, current: pd.Series) -> pd.Series:
-    """The note of each line (``rows``: line -> voter row) of a person of unsettled residence."""
+def _several_notes(voters: pd.DataFrame, rows: pd.Series, current: pd.Series) -> pd.Series:
+    """Why a line at a registration outside counts: another current one is inside.
+
+    ``rows``: line -> voter row, for the lines of people of several current
+    registrations (:func:`current_registrations`) counted through another.
+    """
     person = registrants(voters)
     sboeid = _col(voters, "SBOEID")
     regdate = _col(voters, "REGDATE")
@@ -403,8 +404,8 @@ def _unsettled_notes(voters: pd.DataFrame, rows: pd.Series, current: pd.Series) 
             for r in same
         )
         out[line] = (
-            f"the voter is registered at several addresses ({places}), and the dates do not "
-            "tell which is current: review (accepting one SBOEID judges the line by it)"
+            f"the voter is registered at several addresses ({places}) whose dates do not tell "
+            "which is current, one in the territory: a resident, as among the qualified voters"
         )
     return pd.Series(out, dtype="object")
 
@@ -533,6 +534,8 @@ def _match_fuzzy(
         link_identities=False,
     )
     rows = list(voters.index)
+    person = registrants(voters).tolist()
+    regdate = _col(voters, "REGDATE").tolist()
     n = len(names)
     voter_row_v: list[object] = [np.nan] * n
     score_v = [0.0] * n
@@ -548,6 +551,13 @@ def _match_fuzzy(
             # review, as on owner pages: a voter who moved within the territory
             # is still one of its qualified voters (audit A2), a namesake is not
             res = dataclasses.replace(res, tier="review", score=100.0)
+        if res.tier == "review" and res.note.startswith(_SEVERAL):
+            # two registrations of one person at the address written (a duplicate
+            # record of the board): that person, at the latest of them
+            same = [c.ref for c in res.candidates if c.auto and c.address == "same"]
+            if same and len({person[r] for r in same}) == 1:
+                pick = max(same, key=lambda r: (regdate[r], -r))
+                res = dataclasses.replace(res, tier="accept", identity=pick, note="")
         note_v[pos] = res.note
         if res.tier == "accept":
             voter_row_v[pos] = rows[res.identity]
@@ -681,6 +691,10 @@ def resident_test(
     voters_unplaced = int(unplaced.sum())
     # of a counted status, and where the person lives (not a stale registration)
     counted = current_registrations(voters, statuses=statuses, filed_on=filed_on)
+    # a person already among the qualified voters (another current registration
+    # inside) is not one more who might be
+    person = registrants(voters)
+    counted &= ~person.isin(set(registrants(quals)))
     unplaced_counted = int((unplaced & counted).sum())
     # the file read back to the filing date (a file extracted later): how many
     # voters it holds registered, or purged, after that day
@@ -1160,10 +1174,21 @@ def _examine_lines(
     v_current = pd.Series(True, index=res.index)
     v_current.loc[rows.index] = current_of.loc[rows.to_numpy()].to_numpy()
     stale = matched & ok_status & ~v_current & ~accepted
-    # a person registered at several addresses whose dates do not tell which is
-    # current: where they live is for a reviewer (not for the territory to say)
-    unsettled_people = _unsettled_registrants(voters, current_of)
-    unsettled = matched & ok_status & v_current & ~accepted & registrant.isin(unsettled_people)
+    # a person of several current registrations (their dates cannot tell which
+    # is): a resident where any of them is inside, as among the qualified
+    # voters, whichever of them the line names
+    several = _several_current(voters, current_of)
+    if several:
+        by_person = (inside_of & current_of).groupby(registrants(voters)).any()
+        multi = matched & v_current & registrant.isin(several)
+        person_in = registrant[multi].map(by_person).fillna(False).astype(bool)
+        lent = multi.copy()
+        lent[multi] = person_in.to_numpy() & ~v_inside[multi].to_numpy()
+        v_inside = v_inside | lent
+        v_placed = v_placed | lent
+        v_other = v_other & ~lent
+    else:
+        lent = pd.Series(False, index=res.index)
     missing = (name_raw == "") | (line_keys["address_norm"] == "")
     defect = missing | (late != "")
     status = np.select(
@@ -1174,7 +1199,6 @@ def _examine_lines(
             ~matched,
             ~ok_status,
             stale,
-            unsettled,
             v_other,
             ~v_placed,
             ~v_inside,
@@ -1185,7 +1209,6 @@ def _examine_lines(
             "needs_review",
             "not_qualified_voter",
             "not_qualified_voter",
-            "needs_review",
             "needs_review",
             "outside_territory",
             "needs_review",
@@ -1199,12 +1222,13 @@ def _examine_lines(
             ~(stale & (status_s == "needs_review")),
             _stale_notes(voters, rows, current_of).reindex(res.index),
         )
-    if (unsettled & (status_s == "needs_review")).any():
+    if (lent & (status_s == "counted")).any():
+        said = _several_notes(voters, rows[lent[rows.index].to_numpy()], current_of)
+        fill = lent & (status_s == "counted")
         note = note.where(
-            ~(unsettled & (status_s == "needs_review")),
-            _unsettled_notes(voters, rows[unsettled[rows.index].to_numpy()], current_of).reindex(
-                res.index
-            ),
+            ~fill,
+            (note.astype(str) + "; ").where(note.astype(str) != "", "")
+            + said.reindex(res.index).fillna(""),
         )
     note = note.where(
         ~(matched & ~v_placed & (status_s == "needs_review")),
@@ -1251,7 +1275,7 @@ def _examine_lines(
     note = note.where(~dup, "same person counted on an earlier line")
     # a line of a stale registration whose person another line signs at a current
     # one (counted or not, whatever the territory): nothing to review
-    signed_now = matched & ok_status & v_current & ~unsettled & ~rejected & ~defect
+    signed_now = matched & ok_status & v_current & ~rejected & ~defect
     signed_now &= ambiguous == ""
     moot = stale & (status_s == "needs_review") & person_s.isin(person_s[signed_now])
     status_s = status_s.where(~moot, "duplicate")
