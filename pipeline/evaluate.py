@@ -1020,6 +1020,7 @@ def finish_summary(
         district_symmetric_difference_sq_mi=sym_sq_mi,
         coterminous_kind=inputs.coterminous_kind,
         warnings=warnings,
+        towns=[t.name for t in inputs.towns],
     )
     deficiencies += adef
     village_overlap = None

@@ -490,6 +490,15 @@ _CLAIMS_ALLOWED = (
     "the Town of Harlow, County of Columbia, State of New York",
     "The Town of Harlow, in the County of Columbia",
     "Town of Hyde Park",
+    # audit A9
+    "Half Hollow Hills Central School District",
+    "Ward Road Water District",
+    "Pine Acres Water District",
+    "West Side Sewer District",
+    "Garden City Park Water District",
+    "County Route 9 Water District",
+    "State Street Sewer District",
+    "Joint Fire District of the Town of Harlow and the Village of Valatie",
 )
 _CLAIMS_NOT_ALLOWED = (
     "part of the Harlow Fire District",
@@ -504,6 +513,14 @@ _CLAIMS_NOT_ALLOWED = (
     "Harlow School District Public Library",
     "Hamlet of Niverville",
     "Harlow Fire District (part)",
+    # audit A9
+    "Harlow Fire District in the Town of Harlow and the Village of Valatie",
+    "Kinderhook Central School District in the Town of Kinderhook and Columbia County Sewer "
+    "District No. 1",
+    "Harlow Fire District, 12106",
+    "City of Hudson Fire District",
+    "Harlow Fire District outside the Village of Valatie",
+    "Town of Harlow Ward 2",
 )
 _CLAIMS_UNREAD = (
     "Town of Harlow Golf Course",
@@ -511,6 +528,8 @@ _CLAIMS_UNREAD = (
     "Harlow Fire Company",
     "Harlow Fire Distrct",
     "Harlow Zoning District R-1",
+    "Continental Village Water District",  # a hamlet's name, or a village's district
+    "Harlow Fire District of the Town of Harlow and the Harlow Golf Course",
 )
 
 
@@ -525,6 +544,7 @@ def test_coterminous_claims_are_read_by_what_they_name() -> None:
     assert read_claim("Harlow Fire Districts Nos. 1 and 2").kinds == ("fire", "fire")
     assert read_claim("Stuyvesant Fire Protection District").kinds == ("fire_protection",)
     assert read_claim("Town of Harlow Special Improvement District").kinds == ("town_improvement",)
+    assert read_claim("Sanitary District No. 7, Town of Hempstead").kinds == ("town_special",)
 
 
 def test_a_claim_that_cannot_be_read() -> None:
@@ -550,12 +570,38 @@ def test_a_stated_kind_is_taken_with_a_warning_but_never_for_part_of_a_body() ->
     )
     assert part["passes"] is True and defs == []
     assert part["exception"]["kind_stated"] == "fire"
-    assert len(warnings) == 1 and "stated as of kind 'fire'" in warnings[0]
+    assert len(warnings) == 1 and "taken as stated to be of kind 'fire'" in warnings[0]
+    # audit A9 F3: a claim read as part of a body, or as another kind, stays
+    # unsupported whatever kind is stated
+    for claim, kind in (
+        ("part of the Harlow Fire District", "fire"),
+        ("ZIP code 12106", "town"),
+        ("Columbia County Sewer District No. 1", "town_special"),
+        ("Election District 3", "fire"),
+    ):
+        part, defs = _area(6.18, coterminous_with=claim, coterminous_kind=kind)
+        assert part["passes"] is False, claim
+        assert codes(defs) == ["coterminous_claim_not_supported", "area_exceeds_limit"]
+    # audit A9 F6: a kind stated otherwise than read is warned about
+    warnings = []
     part, defs = _area(
-        6.18, coterminous_with="part of the Harlow Fire District", coterminous_kind="fire"
+        6.18, coterminous_with="Harlow Fire District", coterminous_kind="school", warnings=warnings
     )
-    assert part["passes"] is False
-    assert codes(defs) == ["coterminous_claim_not_supported", "area_exceeds_limit"]
+    assert part["passes"] is True and "read as fire" in warnings[0]
+
+
+def test_an_entire_town_claimed_is_a_town_of_the_petition() -> None:
+    # audit A9 F1, F5: "Town of Ward" is a town (Allegany County), not a ward;
+    # with the petition's towns, "Town of Harlow Reservoir" names none of them
+    from pipeline.law.coterminous import read_claim
+
+    assert read_claim("Town of Ward", towns=["Ward"]).verdict == "allowed"
+    assert read_claim("Town of Harlow, Columbia County", towns=["Harlow"]).kinds == ("town",)
+    assert read_claim("Town of Harlow Reservoir", towns=["Harlow"]).verdict == "unknown"
+    assert read_claim("Town of Brinton", towns=["Harlow"]).verdict == "unknown"
+    part, defs = _area(0.32, coterminous_with="Town of Ward", towns=["Ward"])
+    assert part["passes"] is True and defs == []
+    assert part["exception"]["kind_allowed"] is True
 
 
 def test_designees_one_of_one_passes() -> None:

@@ -198,6 +198,7 @@ def area_check(
     district_symmetric_difference_sq_mi: float | None = None,
     coterminous_kind: str | None = None,
     warnings: list[str] | None = None,
+    towns: Sequence[str] = (),
 ) -> tuple[dict[str, Any], list[Deficiency]]:
     """The area requirement of § 2-200: at most 5 square miles, or coterminous.
 
@@ -225,6 +226,8 @@ def area_check(
     warnings
         Appended to: a claim that cannot be read while the area is within the
         limit, a stated kind the text reads otherwise.
+    towns
+        The names of the petition's towns: an entire town claimed must be one.
 
     Returns
     -------
@@ -242,10 +245,10 @@ def area_check(
     Notes
     -----
     The claim is read by :func:`pipeline.law.coterminous.read_claim`. Its kind
-    is allowed when the text reads as bodies § 2-200 lists, or when the
-    petition states the kind (``coterminous_kind``) and the text does not say
-    less or more than entire bodies (a stated kind the text reads otherwise is
-    warned about). A claim of another kind is the deficiency
+    is allowed when the text reads as bodies § 2-200 lists, or when the text
+    cannot be read and the petition states the kind (``coterminous_kind``,
+    with a warning; a claim read as another kind, or as less or more than
+    entire bodies, stays unsupported whatever is stated). A claim of another kind is the deficiency
     ``coterminous_claim_not_supported``; one that cannot be read is too where
     the area is over the limit, and only a warning where it is within it.
     ``supported`` when the kind is allowed and ``share <= tolerance`` (any
@@ -260,16 +263,26 @@ def area_check(
     defs: list[Deficiency] = []
     if coterminous_with:
         share = district_symmetric_difference_share
-        reading = read_claim(coterminous_with)
+        reading = read_claim(coterminous_with, towns=towns)
         stated = coterminous_kind if coterminous_kind in CLAIM_KINDS else None
-        listed = reading.verdict == "allowed" or (stated is not None and not reading.partial)
-        if stated is not None and reading.verdict != "allowed" and warnings is not None:
-            warnings.append(
-                f"the territory is said to be coterminous with {coterminous_with!r}, stated as "
-                f"of kind {stated!r}; the text reads otherwise ({reading.reason}): counsel "
-                "should confirm the kind (§ 2-200)"
-                + ("" if listed else "; a claim of less than entire bodies is not supported")
-            )
+        # a stated kind settles a claim that cannot be read, never one read as another
+        listed = reading.verdict == "allowed" or (
+            stated is not None and reading.verdict == "unknown"
+        )
+        if stated is not None and warnings is not None:
+            if reading.verdict == "unknown":
+                warnings.append(
+                    f"the territory is said to be coterminous with {coterminous_with!r}, taken "
+                    f"as stated to be of kind {stated!r}: the text could not be read "
+                    f"({reading.reason}); counsel should confirm the kind (§ 2-200)"
+                )
+            elif reading.verdict == "allowed" and stated not in reading.kinds:
+                read = ", ".join(reading.kinds)
+                warnings.append(
+                    f"the territory is said to be coterminous with {coterminous_with!r}, stated "
+                    f"as of kind {stated!r} but read as {read}: counsel should confirm the kind "
+                    "(§ 2-200)"
+                )
         unread = reading.verdict == "unknown" and stated is None
         if unread and within:
             # the area passes anyway: the claim is not needed, and may be misread

@@ -18,6 +18,7 @@ part of the claim must be a district of a listed kind (the words before
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -99,19 +100,29 @@ _NOT_A_TOWN_NAME = re.compile(
     re.IGNORECASE,
 )
 
-#: Markers of less (or more) than an entire body, anywhere in the claim.
+#: Markers of less (or more) than an entire body, anywhere in the claim. They
+#: are phrases, not single words, so that names keep theirs ("Half Hollow
+#: Hills", "Pine Acres", "West Side").
 _EXTENT = re.compile(
-    r"\b(?:part|parts|portion|portions|half|section|sections|segment|piece|except|excepting|"
-    r"excluding|exclusive|less|minus|plus|together|acres?|other\s+than|but\s+not)\b"
-    r"|\b(?:north|south|east|west)(?:ern|erly)?\s+(?:of|from|side)\b",
+    r"\b(?:part|parts|portion|portions|half|section|sections|segment|piece)\s+of\b"
+    r"|[(\[]\s*(?:part|portion)\s*[)\]]"
+    r"|\b(?:except|excepting|excluding|minus|plus|outside|less)\b"
+    r"|\b(?:exclusive\s+of|together\s+with|other\s+than|but\s+not)\b"
+    r"|\b(?:north|south|east|west)(?:ern|erly)?\s+(?:of|from)\b",
     re.IGNORECASE,
 )
 #: Bodies of kinds § 2-200 does not list, anywhere in the claim.
 _OTHER_KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\belection\s+dist|\be\.\s?d\.\s*\d", re.IGNORECASE), "an election district"),
-    (re.compile(r"\bzip\b|\bpostal\b|\bzip\s*code", re.IGNORECASE), "a ZIP code"),
-    (re.compile(r"\bcensus\b|\btract\b|\bblock\s+group\b", re.IGNORECASE), "a census area"),
-    (re.compile(r"\bwards?\b|\bprecincts?\b", re.IGNORECASE), "a ward or precinct"),
+    (
+        re.compile(r"\bzip\b|\bpostal\b|(?<![\w.#-])\d{5}(?:-\d{4})?(?![\w.-])", re.IGNORECASE),
+        "a ZIP code",
+    ),
+    (re.compile(r"\bcensus\b|\bblock\s+group\b", re.IGNORECASE), "a census area"),
+    (
+        re.compile(r"\b(?:wards?|precincts?)\s+(?:no\.?\s*|#\s*)?(?:\d+|[ivx]+)\b", re.IGNORECASE),
+        "a ward or precinct",
+    ),
     (
         re.compile(
             r"\b(?:assembly|senate|senatorial|congressional|legislative|council(?:manic)?)\s+"
@@ -128,8 +139,16 @@ _OTHER_KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\blibrary\b", re.IGNORECASE), "a library or library district"),
     (re.compile(r"\bstate\s+(?:park|forest)\b", re.IGNORECASE), "a state park or forest"),
 )
-#: Owners a town special district cannot have.
-_OTHER_OWNERS = re.compile(r"\b(?:county|counties|state|village|city)\b", re.IGNORECASE)
+#: Owners a town special district cannot have: written as "Village of X", or
+#: a county's name ("Columbia County Sewer District").
+_OTHER_OWNERS = re.compile(
+    r"\b(?:county|counties|state|village|city)\s+of\b|\bcount(?:y|ies)\s*$", re.IGNORECASE
+)
+#: A name ending in "Village" or "City" before the purpose may be a village's
+#: or a city's district, or a hamlet's name ("Continental Village"): unknown.
+_MAYBE_OWNER = re.compile(r"\b(?:village|city|state)\s*$", re.IGNORECASE)
+#: A village, city or county alone (no district): never a town.
+_PLACE_NOT_TOWN = re.compile(r"\b(?:village|city|county)\b", re.IGNORECASE)
 
 #: Where the body lies, written after it: ", Columbia County", "(County of
 #: Columbia)", "in the County of Columbia", ", State of New York", ", N.Y.".
@@ -154,21 +173,50 @@ _ENTIRE_AFTER = re.compile(
     re.IGNORECASE,
 )
 _SEPARATOR = re.compile(r"\s*(?:,|;|&|\band\b|\bor\b|\band/or\b)\s*", re.IGNORECASE)
+_SEPARATOR_KEPT = re.compile(r"(\s*(?:,|;|&|\band\b|\bor\b|\band/or\b)\s*)", re.IGNORECASE)
 
 
 #: The towns a district lies in, written after it to the end of the claim:
 #: "Central School District No. 1 of the Towns of Chatham, Ghent and Stuyvesant".
 _DISTRICT_TOWNS = re.compile(
     rf"(?<=\S)(?P<district>\s+{_DISTRICT}(?:\s*(?:nos?\.?|numbers?|#)?\s*\d+[a-z]?)?)"
-    r"\s+(?:of|in)\s+(?:the\s+)?towns?\s+of\s+[^;]*$",
+    r"\s+(?:of|in)\s+(?:the\s+)?towns?\s+of\s+(?P<towns>[^;]*)$",
     re.IGNORECASE,
 )
+#: One of the places a joint district is "of": "the Town of Harlow", "the Village
+#: of Valatie".
+_JOINT_MEMBER = re.compile(rf"^(?:the\s+)?(?:(?:town|village)\s+of\s+)?{_NAME}$", re.IGNORECASE)
+
+
+def _district_towns(match: re.Match[str]) -> str:
+    """The district alone when what follows only names the towns it lies in.
+
+    Each place after "of the Town(s) of" must be a plain name (no facility,
+    no county, village or city), but for a joint district ("Joint Fire
+    District of the Town of Harlow and the Village of Valatie"), whose members
+    may be villages too; otherwise the text is left as it is, and the places
+    are read as bodies of the claim.
+    """
+    joint = re.search(r"\bjoint\b", match.string[: match.start()], re.IGNORECASE) is not None
+    places = [p for p in _SEPARATOR.split(match.group("towns")) if p.strip()]
+    for place in places:
+        plain = re.sub(r"^(?:the\s+)?town\s+of\s+", "", place.strip(), flags=re.IGNORECASE)
+        if joint and _JOINT_MEMBER.match(place.strip()):
+            continue
+        if (
+            not re.fullmatch(_NAME, plain, re.IGNORECASE)
+            or _NOT_A_TOWN_NAME.search(plain)
+            or _PLACE_NOT_TOWN.search(plain)
+            or re.search(r"\d", plain)
+        ):
+            return match.group(0)
+    return match.group("district")
 
 
 def _strip(text: str) -> str:
     """The claim without what only says where it lies or that it is entire."""
     t = " ".join(text.split()).strip(" .")
-    t = _DISTRICT_TOWNS.sub(lambda m: m.group("district"), t)
+    t = _DISTRICT_TOWNS.sub(_district_towns, t)
     while True:
         before = t
         t = _ENTIRE_AFTER.sub("", t)
@@ -180,11 +228,25 @@ def _strip(text: str) -> str:
             return t
 
 
-def _component(part: str, following: str | None) -> tuple[Verdict, str, str]:
+def _town_key(name: str) -> str:
+    """A town's name as a key: ``"the Town of Harlow"`` -> ``"HARLOW"``."""
+    t = re.sub(r"[.'’,]", "", name).upper()
+    t = re.sub(r"^(?:THE\s+)?TOWN\s+OF\s+|\s*\(TOWN\)$", "", " ".join(t.split()))
+    return t.strip()
+
+
+def _owner(name: str) -> str:
+    """The county, village or city a district's name says owns it ("" for none)."""
+    hit = _OTHER_OWNERS.search(name)
+    return "" if hit is None else re.sub(r"\s+of$", "", hit.group(0).lower()).replace("ies", "y")
+
+
+def _component(part: str, following: str | None, towns: frozenset[str]) -> tuple[Verdict, str, str]:
     """One body of the claim: ``(verdict, kind, reason)``.
 
     ``following`` is the next part (``"Valatie Water"`` before ``"Sewer
-    District"``: "Water and Sewer District" names two districts).
+    District"``: "Water and Sewer District" names two districts); ``towns``
+    are the petition's towns as keys (:func:`_town_key`), or empty.
     """
     p = _ENTIRE.sub("", part).strip()
     if _ANY_DISTRICT.search(p) or re.search(r"\b(?:ufsd|csd|central\s+school)\b", p, re.I):
@@ -196,46 +258,64 @@ def _component(part: str, following: str | None) -> tuple[Verdict, str, str]:
             return "allowed", "school", ""
     m = _FIRE.match(p)
     if m and _DISTRICT_REST.match(m.group("rest").strip()):
+        owner = _owner(m.group("name"))
+        if owner:
+            return "not_allowed", "", f"{part!r} is a {owner}'s district, not a fire district"
         sub = (m.group("sub") or "").lower()
         return "allowed", f"fire_{sub}" if sub else "fire", ""
     m = _TOWN_DISTRICT.match(p)
     if m and _DISTRICT_REST.match(m.group("rest").strip()):
-        owner = _OTHER_OWNERS.search(m.group("name"))
+        owner = _owner(m.group("name"))
         if owner:
             return (
                 "not_allowed",
                 "",
-                f"{part!r} is a {owner.group(0).lower()}'s district, not a town special or "
-                "improvement district",
+                f"{part!r} is a {owner}'s district, not a town special or improvement district",
+            )
+        if _MAYBE_OWNER.search(m.group("name")):
+            return (
+                "unknown",
+                "",
+                f"{part!r} may be a village's or a city's district, or a town's named for a place",
             )
         purpose = m.group("purpose").lower()
         return "allowed", "town_improvement" if "improvement" in purpose else "town_special", ""
     m = _TOWN.match(p)
     if m:
         name = m.group("name") or m.group("name2") or ""
-        if not _NOT_A_TOWN_NAME.search(name) and not _OTHER_OWNERS.search(name):
+        if towns:
+            if _town_key(name) in towns:
+                return "allowed", "town", ""
+            return "unknown", "", f"the Town of {name} is not a town of the petition"
+        if not (
+            _NOT_A_TOWN_NAME.search(name) or _PLACE_NOT_TOWN.search(name) or re.search(r"\d", name)
+        ):
             return "allowed", "town", ""
     if following is not None and not _ANY_DISTRICT.search(p):
         # "Valatie Water and Sewer District": the purpose word, the district's later
         m = re.search(rf"\b(?:{_TOWN_PURPOSES})$", p, re.IGNORECASE)
         nxt = _TOWN_DISTRICT.match(_ENTIRE.sub("", following).strip())
-        if m and nxt and not _OTHER_OWNERS.search(p):
+        if m and nxt and not _owner(p) and not _MAYBE_OWNER.search(p[: m.start()]):
             return "allowed", "town_special", ""
     if _ANY_DISTRICT.search(p):
         return "unknown", "", f"{part!r} is a district of a kind that could not be read"
-    owner = _OTHER_OWNERS.search(p)
-    if owner:
-        return "not_allowed", "", f"{part!r} names a {owner.group(0).lower()}, not a town"
+    place = _PLACE_NOT_TOWN.search(p)
+    if place:
+        return "not_allowed", "", f"{part!r} names a {place.group(0).lower()}, not a town"
     return "unknown", "", f"{part!r} could not be read as a district or an entire town"
 
 
-def read_claim(text: str) -> ClaimReading:
+def read_claim(text: str, *, towns: Iterable[str] = ()) -> ClaimReading:
     """Read a coterminous claim (§ 2-200): the bodies it names and their kinds.
 
     Parameters
     ----------
     text
         The claim as the config states it (``[territory] coterminous_with``).
+    towns
+        The names of the petition's towns: an entire town claimed must be one
+        of them (the territory lies in it); without them, a town's name is
+        read by its words.
 
     Returns
     -------
@@ -274,18 +354,29 @@ def read_claim(text: str) -> ClaimReading:
     for pattern, what in _OTHER_KINDS:
         if pattern.search(whole):
             return ClaimReading("not_allowed", (), f"the claim names {what}")
-    parts = [p for p in _SEPARATOR.split(t) if p.strip()]
+    keys = frozenset(_town_key(n) for n in towns)
+    pieces = _SEPARATOR_KEPT.split(t)
+    parts = [(p, pieces[i - 1] if i else "") for i, p in enumerate(pieces) if i % 2 == 0]
+    parts = [(p, sep) for p, sep in parts if p.strip()]
     kinds: list[str] = []
     unknown = ""
-    for i, part in enumerate(parts):
+    for i, (part, sep) in enumerate(parts):
         if kinds and re.fullmatch(r"(?:nos?\.?\s*|#)?\d+[a-z]?", part.strip(), re.IGNORECASE):
             kinds.append(kinds[-1])  # "Fire Districts Nos. 1 and 2": another of the same
             continue
-        verdict, kind, reason = _component(part, parts[i + 1] if i + 1 < len(parts) else None)
+        following = parts[i + 1][0] if i + 1 < len(parts) else None
+        verdict, kind, reason = _component(part, following, keys)
+        if (
+            kind == "town"
+            and sep.strip() == ","
+            and kinds
+            and kinds[-1] != "town"
+            and re.match(r"(?i)(?:the\s+)?town\s+of\b", part.strip())
+        ):
+            continue  # "Sanitary District No. 2, Town of Hempstead": where it lies
         if verdict == "not_allowed":
             return ClaimReading("not_allowed", (), reason)
         if verdict == "unknown":
-            # a town written after a school or fire district is where it lies
             unknown = unknown or reason
             continue
         kinds.append(kind)
