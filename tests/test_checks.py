@@ -1119,6 +1119,40 @@ def test_labels_and_named_minors_as_lists_write_them() -> None:
     assert (part["regular_inhabitants"], part["duplicates"], part["anonymised"]) == (9, 6, 8)
 
 
+def test_what_the_list_writes_beside_a_name_tells_people_apart() -> None:
+    # audit A9 F7-F10, one home each: a suffix after the given name (John Jr
+    # and John), labels with an age, "4 months", "age four", twins A and B,
+    # "Baby Girl A Smith", "Doe, Baby Boy A", roman numbers, two families'
+    # "Minor Child 1", and two ages (4, 40; minors of 4 and 6) are two people
+    # each (11 homes x 2 = 22); "Emma Smith, 4" is Emma Smith (1, and 1
+    # duplicate). Inside 23; labels inside 2 x 8 = 16
+    pairs = [
+        ("Smith, John Jr", "Smith, John"),
+        ("Smith, Minor Child 1, age 4", "Smith, Minor Child 2, age 6"),
+        ("Minor child 1 (4 months)", "Minor child 2 (4 months)"),
+        ("Minor child (twin A)", "Minor child (twin B)"),
+        ("Baby Girl A Smith", "Baby Girl B Smith"),
+        ("Doe, Baby Boy A", "Doe, Baby Boy B"),
+        ("Smith, Minor Child II", "Smith, Minor Child III"),
+        ("Emma Smith, age four", "Liam Smith, age four"),
+        ("Emma Smith, 4", "Emma Smith"),
+        ("Smith, Minor Child 1", "Jones, Minor Child 1"),
+        ("Emma Smith (age 4)", "Emma Smith (age 40)"),
+        ("Minor (age 4)", "Minor (age 6)"),
+    ]
+    names = [n for pair in pairs for n in pair]
+    written = [f"{i + 1} Oak St" for i in range(len(pairs)) for _ in range(2)]
+    n = len(names)
+    inh = pd.DataFrame(
+        {"name": names, "address": written, "town": ["K"] * n, "source_row": range(1, n + 1)}
+    )
+    sched = inhabitant_schedule(inh, _placement([True] * n, addresses=[a.upper() for a in written]))
+    dup = [i for i, st in enumerate(sched["status"].tolist()) if st == "duplicate"]
+    assert [names[i] for i in dup] == ["Emma Smith"]
+    part, _ = population_check(inh, _placement([True] * n), regime=PRE, schedule=sched)
+    assert (part["regular_inhabitants"], part["duplicates"], part["anonymised"]) == (23, 1, 16)
+
+
 def test_a_name_written_both_ways_round_is_one_person() -> None:
     # "Abbott Aaron" and "Aaron Abbott" alone at 1 Oak St: either may be
     # surname first; one person (1 inside, 1 duplicate)

@@ -114,6 +114,10 @@ def test_signer_name_key() -> None:
     assert signer_name_key("Smith, John A.") == ("JOHN A SMITH", "")
     assert signer_name_key("John Smith, Jr.") == ("JOHN SMITH", "JR")
     assert signer_name_key("Smith, John, Jr.") == ("JOHN SMITH", "JR")
+    # audit A9 F7: the suffix after the given names, one comma
+    assert signer_name_key("Smith, John Jr") == ("JOHN SMITH", "JR")
+    assert signer_name_key("Smith, John A. Jr.") == ("JOHN A SMITH", "JR")
+    assert signer_name_key("Smith, John V") == ("JOHN V SMITH", "")  # V: an initial here
 
 
 def test_exactly_twenty_percent_passes() -> None:

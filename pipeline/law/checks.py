@@ -73,19 +73,36 @@ __all__ = [
 #: How many places a deficiency's ``where`` lists before "and k more".
 WHERE_LIMIT = 25
 
-#: The words of a label standing for an unnamed minor.
-_LABEL_WORDS = frozenset({"MINOR", "CHILD", "INFANT", "NEWBORN", "BABY"})
+#: The words a label standing for an unnamed minor begins with.
+_LABEL_WORDS = frozenset({"MINOR", "CHILD", "INFANT", "NEWBORN", "BABY", "TWIN"})
+#: Words a label may hold after its first ("Baby Girl A", "Infant Son of ...").
+_LABEL_MORE = _LABEL_WORDS | {"GIRL", "BOY", "SON", "DAUGHTER", "NO"}
+_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9}
 
 #: A named minor's mark: ``"Emma Smith (minor)"``, ``"[minor child]"``.
 _MINOR_MARK = re.compile(
     r"[(\[]\s*(?:a\s+)?(?:minor|child|infant)(?:\s+child)?\s*[)\]]", re.IGNORECASE
 )
 #: An age written beside a name or a label: ``"(age 4)"``, ``"aged 4"``, ``"4 yrs"``.
+_AGE_UNIT = r"(?P<unit>months?|mos?|weeks?|wks?|days?|years?|yrs?|yo|y/o)(?![a-z])"
 _AGE_MARK = re.compile(
-    r"[(\[]?\s*\b(?:age|aged)\s*\d+(?:\s*(?:yrs?|years?)(?:\s+old)?)?\s*[)\]]?"
-    r"|[(\[]?\s*\b\d+\s*(?:yrs?|years?)(?:\s+old)?\s*[)\]]?",
+    rf"[(\[]?\s*\b(?:age|aged)\s*(?P<n1>\d+|[a-z]+(?:-[a-z]+)?)(?:\s*{_AGE_UNIT})?"
+    r"(?:\s+old)?\s*[)\]]?"
+    rf"|[(\[]?\s*\b(?P<n2>\d+)\s*{_AGE_UNIT.replace('unit', 'unit2')}(?:\s+old)?\s*[)\]]?"
+    r"|\(\s*(?P<n3>\d{1,3})\s*\)"
+    r"|,\s*(?P<n4>\d{1,3})\s*$",
     re.IGNORECASE,
 )
+
+
+def _age_key(mark: re.Match[str]) -> str:
+    """An age as a key: ``"age 4"`` -> ``"4"``, ``"4 months"`` -> ``"4m"``, ``"age four"``
+    -> ``"four"``."""
+    number = next(g for g in (mark.group(k) for k in ("n1", "n2", "n3", "n4")) if g)
+    unit = (mark.group("unit") or mark.group("unit2") or "").lower()
+    return number.lower() + ("" if unit[:1] in ("", "y") else unit[:1])
+
+
 #: Where a label or a mark is written after a family or a name: "Smith, Minor
 #: Child 1", "Emma Smith - minor".
 _AFTER_NAME = re.compile(r"\s*,\s*|\s+-\s+")
@@ -102,11 +119,22 @@ def label_of(norm: str) -> str | None:
     Minor Child 1"``) and beside an age (``"Minor child 1 (age 4)"``), and
     named minors (``"Emma Smith (minor)"``, ``"Emma Smith, minor"``).
 
-    ``"MINOR CHILD 1"`` -> ``"1"``, ``"MINOR 01"`` and ``"MINOR1"`` -> ``"1"``,
-    ``"MINOR CHILD A"`` -> ``"A"``, ``"CHILD OF J SMITH"`` and ``"NEWBORN"`` ->
-    ``""``; ``"JOHN MINOR"``, ``"MINOR JOHN"``, ``"BABY SMITH"`` -> None (names).
-    A label begins with a label word (:data:`_LABEL_WORDS`) and holds only
-    those, ``NO``, numbers and single letters, up to an ``OF`` (whose child).
+    ``"MINOR CHILD 1"`` -> ``"1"``, ``"MINOR 01"``, ``"MINOR1"`` and ``"MINOR
+    CHILD I"`` -> ``"1"``, ``"MINOR CHILD A"`` -> ``"A"``, ``"CHILD OF J SMITH"``
+    and ``"NEWBORN"`` -> ``""``; ``"JOHN MINOR"``, ``"MINOR JOHN"``, ``"BABY
+    SMITH"`` -> None (names).
+    """
+    parts = _label_parts(norm)
+    return None if parts is None else parts[0]
+
+
+def _label_parts(norm: str) -> tuple[str, str] | None:
+    """``(number, family)`` of a label (:func:`label_of`), else None.
+
+    A label begins with a word of :data:`_LABEL_WORDS` and holds only label
+    words, numbers, roman numerals and single letters, up to an ``OF`` (whose
+    child); after a number or letter, a family name may end it (``"BABY GIRL A
+    SMITH"`` -> ``("A", "SMITH")``).
     """
     words = [w for t in norm.split() for w in re.findall(r"[A-Z]+|\d+", t)]
     if "OF" in words:
@@ -114,16 +142,20 @@ def label_of(norm: str) -> str | None:
     if not words or words[0] not in _LABEL_WORDS:
         return None
     ids: list[str] = []
-    for w in words[1:]:
-        if w in _LABEL_WORDS or w == "NO":
+    for i, w in enumerate(words[1:], start=1):
+        if w in _LABEL_MORE:
             continue
         if w.isdigit():
             ids.append(str(int(w)))
+        elif w in _ROMAN:
+            ids.append(str(_ROMAN[w]))
         elif len(w) == 1:
             ids.append(w)
+        elif ids:
+            return " ".join(ids), " ".join(words[i:])
         else:
             return None
-    return " ".join(ids)
+    return " ".join(ids), ""
 
 
 def _where(items: Sequence[str], limit: int = WHERE_LIMIT) -> str:
@@ -434,47 +466,50 @@ def _name_order(name: str) -> tuple[tuple[str, ...], str]:
 
 
 #: How a written name identifies a person (:func:`_reading`).
-_Reading = tuple[str, str, str, str, str, str]
+_Reading = tuple[str, str, str, str, str, str, str]
 
 
 @lru_cache(maxsize=200_000)
 def _reading(name: str) -> _Reading:
-    """``(kind, family, given, middle, family_swapped, given_swapped)`` of a written name.
+    """``(kind, family, given, middle, family_swapped, given_swapped, age)`` of a written name.
 
     ``kind`` is ``"none"`` (no name), ``"label"`` (an anonymised entry:
-    ``given`` holds its numbers, ``"Minor child 2"`` -> ``"2"``),
+    ``given`` holds its numbers, ``"Minor child 2"`` -> ``"2"``, and ``family``
+    the family name written with it, ``"Smith, Minor Child 1"`` -> ``"SMITH"``),
     ``"incomplete"`` (one word, or one word and an initial: ``"Aaron"``,
     ``"Mr. Smith"``, ``"Jane Q."``: no surname and given name to tell who it
     is) or ``"name"``: ``family`` is the surname and suffix, ``given`` the
     first word (perhaps an initial), ``middle`` the first middle word (or
     ``""``). A name of two words may be written surname first without a comma
     (``"Abbott Aaron"``): its other reading is in the ``_swapped`` fields
-    (``""`` for other names).
+    (``""`` for other names). ``age`` is an age written with it (``"(age
+    4)"``, ``", 4"``, ``"4 months"``: :func:`_age_key`), or ``""``.
     """
-    if _AGE_MARK.search(name):
-        # an age beside a name or a label tells no one apart on its own
-        aged = _AGE_MARK.sub(" ", name)
+    mark = _AGE_MARK.search(name)
+    if mark:
+        aged = _AGE_MARK.sub(" ", name).strip(" ,-")
         if normalize_name(aged):
-            return _reading(aged)
+            return (*_reading(aged)[:6], _age_key(mark))
     norm = normalize_name(name)
     if not norm:
-        return ("none", "", "", "", "", "")
-    label = label_of(norm)
+        return ("none", "", "", "", "", "", "")
+    label = _label_parts(norm)
     if label is not None:
-        return ("label", "", label, "", "", "")
+        return ("label", label[1], label[0], "", "", "", "")
     if _MINOR_MARK.search(name):
         return _reading(_MINOR_MARK.sub(" ", name))
     head, tail = _split_after_name(name)
     if tail:
-        tail_label = label_of(normalize_name(tail))
+        tail_label = _label_parts(normalize_name(tail))
         if tail_label is not None:
             # "Emma Smith, minor": a named minor; "Smith, Minor Child 1": a label
             if len(normalize_name(head).split()) >= 2:
                 return _reading(head)
-            return ("label", "", tail_label, "", "", "")
+            family = tail_label[1] or normalize_name(head)
+            return ("label", family, tail_label[0], "", "", "", "")
     tokens, suffix = _name_order(name)
     if len(tokens) < 2 or _initial(tokens[-1]):
-        return ("incomplete", "", "", "", "", "")
+        return ("incomplete", "", "", "", "", "", "")
     middle = tokens[1] if len(tokens) > 2 else ""
     swapped = len(tokens) == 2 and not _initial(tokens[0])
     return (
@@ -484,6 +519,7 @@ def _reading(name: str) -> _Reading:
         middle,
         f"{tokens[0]}|{suffix}" if swapped else "",
         tokens[1] if swapped else "",
+        "",
     )
 
 
@@ -525,13 +561,15 @@ def _specific(word: str) -> int:
     return min(len(word), 2)
 
 
-def _cluster(entries: list[tuple[str, str, str]], *, label: bool) -> list[int]:
+def _cluster(entries: list[tuple[str, str, str, str]], *, label: bool) -> list[int]:
     """Which person of one surname in one home each entry is.
 
-    ``entries`` are ``(given, middle, unit)``. The entries are taken the most
-    telling first (a given name before an initial, a middle name before an
-    initial before none, a unit before none, then in the order of their
-    words); each joins the first person it may be (:func:`_given_alike`,
+    ``entries`` are ``(given, middle, unit, age)``; two ages written tell two
+    people apart as two units do (an entry without one may be either). The
+    entries are taken the most telling first (a given name before an initial,
+    a middle name before an initial before none, a unit before none, then in
+    the order of their words); each joins the first person it may be
+    (:func:`_given_alike`,
     :func:`_middle_alike`, the same unit or one of the two without one),
     who takes on what it tells (a full name over an initial, a unit), else
     is a person of its own. For anonymised labels (``label``) the given name
@@ -553,23 +591,23 @@ def _cluster(entries: list[tuple[str, str, str]], *, label: bool) -> list[int]:
     persons: list[tuple[list[str], list[str]]] = []
     out = [0] * len(entries)
     for i in order:
-        given, middle, unit = entries[i]
-        for k, (givens, (m, u)) in enumerate(persons):
+        given, middle, unit, age = entries[i]
+        for k, (givens, (m, u, a)) in enumerate(persons):
             if label:
                 same = not given or all(not g or given == g for g in givens)
             else:
                 same = all(_given_alike(given, g) for g in givens) and _middle_alike(middle, m)
-            if same and (not unit or not u or unit == u):
+            if same and (not unit or not u or unit == u) and (not age or not a or age == a):
                 givens.append(given)
                 persons[k] = (
                     givens,
-                    [middle if _specific(middle) > _specific(m) else m, u or unit],
+                    [middle if _specific(middle) > _specific(m) else m, u or unit, a or age],
                 )
                 out[i] = k
                 break
         else:
             out[i] = len(persons)
-            persons.append(([given], [middle, unit]))
+            persons.append(([given], [middle, unit, age]))
     return out
 
 
@@ -614,14 +652,15 @@ def one_person_keys(names: pd.Series, homes: pd.Series, units: pd.Series) -> pd.
     """
     index = names.index
     codes, uniques = pd.factorize(names.astype(str).to_numpy())
-    table = np.asarray([_reading(str(n)) for n in uniques], dtype=object).reshape(-1, 6)
-    kind, family, given, middle, family2, given2 = (table[codes, j] for j in range(6))
+    table = np.asarray([_reading(str(n)) for n in uniques], dtype=object).reshape(-1, 7)
+    kind, family, given, middle, family2, given2, age = (table[codes, j] for j in range(7))
     home = homes.astype(str).to_numpy(dtype=object)
     unit = units.astype(str).to_numpy(dtype=object)
     named = kind == "name"
     label = kind == "label"
     counted = named | label
-    family = np.where(label, "#", family)  # no surname holds a '#'
+    # labels apart from names, by the family written with them (no surname holds a '#')
+    family = np.where(label, "#" + family.astype(str), family)
     group = home + "\x1f" + family
     # a two-word name alone of its surname in the home, the other way round
     # of a surname there: surname first (of two such, the later surname moves)
@@ -644,10 +683,13 @@ def one_person_keys(names: pd.Series, homes: pd.Series, units: pd.Series) -> pd.
         gcodes = pd.factorize(group[rows])[0]
         order = np.argsort(gcodes, kind="stable")
         bounds = np.flatnonzero(np.diff(gcodes[order])) + 1
-        giv, mid, uni, grp = (v[rows].tolist() for v in (given, middle, unit, group))
+        giv, mid, uni, grp, ag = (v[rows].tolist() for v in (given, middle, unit, group, age))
         for positions in np.split(order, bounds):
             at = positions.tolist()
-            who = _cluster([(giv[p], mid[p], uni[p]) for p in at], label=family[rows[at[0]]] == "#")
+            who = _cluster(
+                [(giv[p], mid[p], uni[p], ag[p]) for p in at],
+                label=str(family[rows[at[0]]]).startswith("#"),
+            )
             for p, k in zip(at, who, strict=True):
                 keys[rows[p]] = f"{grp[p]}\x1f{k}"
     return pd.Series(keys, index=index, dtype=str)

@@ -662,9 +662,9 @@ def reorder_comma(name: str) -> str:
     Returns
     -------
     str
-        ``"Smith, Mary B"`` -> ``"Mary B Smith"``; ``"Smith, John A., Jr."`` ->
-        ``"John A. Smith Jr."``; ``"John Smith, Jr."`` is unchanged (the part
-        after the comma is a suffix).
+        ``"Smith, Mary B"`` -> ``"Mary B Smith"``; ``"Smith, John A., Jr."`` and
+        ``"Smith, John A. Jr."`` -> ``"John A. Smith Jr."``; ``"John Smith,
+        Jr."`` is unchanged (the part after the comma is a suffix).
     """
     if "," not in name:
         return name
@@ -679,6 +679,13 @@ def reorder_comma(name: str) -> str:
         return f"{parts[0]} {parts[1]}"
     if len(parts) == 3 and is_suffix(parts[2]):
         return f"{parts[1]} {parts[0]} {parts[2]}"
+    if len(parts) == 2:
+        # "Smith, John Jr": the suffix after the given names is the name's
+        # (a lone letter, as V, is read as a middle initial there)
+        words = parts[1].split()
+        last = normalize_name(words[-1]) if words else ""
+        if len(words) >= 2 and len(last) >= 2 and last in NAME_SUFFIXES:
+            return f"{' '.join(words[:-1])} {parts[0]} {words[-1]}"
     return " ".join([*parts[1:], parts[0]])
 
 
