@@ -117,8 +117,8 @@ VOTER_COLUMNS: tuple[str, ...] = (
     # registrations of one name and date of birth are one person (the date of
     # birth itself is not kept); "" when not read from a BOE file (= SBOEID)
     "REGISTRANT",
-    # the earliest day the file shows the voter voting (LASTVOTERDATE,
-    # VOTERHISTORY, PREVYEARVOTED), ISO text, "" when none: a voter who voted
+    # the earliest day the file shows the voter voting on this registration
+    # (LASTVOTERDATE, VOTERHISTORY), ISO text, "" when none: a voter who voted
     # before the filing date was registered then, whatever a later REGDATE says
     "VOTED_BY",
     SOURCE_ROW,

@@ -262,3 +262,16 @@ def test_a_re_registration_after_filing_does_not_undo_earlier_votes(tmp_path: Pa
     voters = read_voters(write_boe(tmp_path, BOE_FIELDS_47, recs))
     assert voters["VOTED_BY"].tolist() == ["2021-11-02", ""]
     assert status_at_filing(voters, dt.date(2023, 6, 1)).tolist() == ["A", ""]
+
+
+def test_the_year_voted_at_a_previous_registration_is_no_vote_here(tmp_path: Path) -> None:
+    # audit A10 F6: Ben registered on 2023-07-10, after the filing on
+    # 2023-06-01; his form says he last voted in 2020 at a previous
+    # registration (PREVYEARVOTED, PREVCOUNTY NJ). That is no vote on this
+    # registration: he was not registered here then ("")
+    from pipeline.people.voters import status_at_filing
+
+    recs = [{**BEN, "STATUS": "A", "REGDATE": "20230710", "PREVYEARVOTED": "2020"}]
+    voters = read_voters(write_boe(tmp_path, BOE_FIELDS_47, recs))
+    assert voters["VOTED_BY"].tolist() == [""]
+    assert status_at_filing(voters, dt.date(2023, 6, 1)).tolist() == [""]

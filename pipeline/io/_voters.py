@@ -161,10 +161,14 @@ def read_voters(path: str | Path) -> pd.DataFrame:
 def _voted_by(raw: pd.DataFrame) -> pd.Series:
     """The earliest day each voter is shown voting, ISO text (``""``: none shown).
 
-    From ``LASTVOTERDATE`` (``YYYYMMDD``), the dates or years of
-    ``VOTERHISTORY`` and ``PREVYEARVOTED``; a year alone stands for its last
-    day (the vote was in it, no later). A value that is no date is left aside:
-    these fields only confirm a registration older than its ``REGDATE``.
+    From ``LASTVOTERDATE`` (``YYYYMMDD``) and the dates or years of
+    ``VOTERHISTORY``: votes cast on this registration; a year alone stands for
+    its last day (the vote was in it, no later). A value that is no date is
+    left aside: these fields only confirm a registration older than its
+    ``REGDATE``. ``PREVYEARVOTED`` is not read: it is the year the applicant
+    last voted at a previous registration (with ``PREVCOUNTY``,
+    ``PREVADDRESS``: from the registration form, perhaps in another county or
+    state), no sign that this registration is older (audit A10 F6).
     """
 
     def earliest(*texts: str) -> str:
@@ -186,10 +190,10 @@ def _voted_by(raw: pd.DataFrame) -> pd.Series:
             return [str(v) for v in raw[name].fillna("").tolist()]
         return [""] * len(raw)
 
-    # each distinct set of the three fields read once (histories repeat a lot)
-    seen: dict[tuple[str, str, str], str] = {}
+    # each distinct pair of the fields read once (histories repeat a lot)
+    seen: dict[tuple[str, str], str] = {}
     values = []
-    for fields in zip(col("LASTVOTERDATE"), col("VOTERHISTORY"), col("PREVYEARVOTED"), strict=True):
+    for fields in zip(col("LASTVOTERDATE"), col("VOTERHISTORY"), strict=True):
         got = seen.get(fields)
         if got is None:
             got = seen[fields] = earliest(*fields)
