@@ -599,6 +599,24 @@ def test_an_entire_town_claimed_is_a_town_of_the_petition() -> None:
     assert read_claim("Town of Harlow, Columbia County", towns=["Harlow"]).kinds == ("town",)
     assert read_claim("Town of Harlow Reservoir", towns=["Harlow"]).verdict == "unknown"
     assert read_claim("Town of Brinton", towns=["Harlow"]).verdict == "unknown"
+    # audit A10 F4, F5: the legal forms of a district's name, and spellings
+    towns = ["Harlow", "Brinton", "Chatham", "Ghent", "Stuyvesant", "Mount Pleasant"]
+    for claim, kinds in (
+        ("Harlow Fire District of the Towns of Harlow and Brinton, Columbia County", ("fire",)),
+        (
+            "Central School District No. 1 of the Towns of Chatham, Ghent and Stuyvesant, "
+            "County of Columbia",
+            ("school",),
+        ),
+        ("Kinderhook Central School District, Columbia and Rensselaer Counties", ("school",)),
+        ("Harlow Fire District, Towns of Harlow and Brinton", ("fire",)),
+        ("Franklin Square and Munson Fire District", ("fire",)),
+        ("Town of Mt. Pleasant", ("town",)),
+        ("the whole of the Town of Harlow", ("town",)),
+    ):
+        got = read_claim(claim, towns=towns)
+        assert (got.verdict, got.kinds) == ("allowed", kinds), claim
+    assert read_claim("Harlow Golf Course and Harlow Fire District").verdict == "unknown"
     part, defs = _area(0.32, coterminous_with="Town of Ward", towns=["Ward"])
     assert part["passes"] is True and defs == []
     assert part["exception"]["kind_allowed"] is True
@@ -1151,6 +1169,37 @@ def test_what_the_list_writes_beside_a_name_tells_people_apart() -> None:
     assert [names[i] for i in dup] == ["Emma Smith"]
     part, _ = population_check(inh, _placement([True] * n), regime=PRE, schedule=sched)
     assert (part["regular_inhabitants"], part["duplicates"], part["anonymised"]) == (23, 1, 16)
+
+
+def test_surnames_addresses_and_sexes_written_on_the_list() -> None:
+    # audit A10 F1-F3, one home each: "Mary Agee" and "John Agee" are two
+    # Agees (Agee is no age); "Mary Smith, 45 Elm St", "John Smith, 45 Elm St"
+    # two Smiths (the address copied in); "Mary Jones, Apt 2", "John Jones, Apt
+    # 2" two; twins "Emma Brown, 4 y.o." and "Liam Brown, 4 y.o." two; "Smith,
+    # Baby Boy" and "Smith, Baby Girl" two; "Infant Son of John Smith" and
+    # "Infant Daughter of John Smith" two; "John Smith Jr 12" and "John Smith
+    # 40" two (a son and his father); "Mary Clark 45" and "Mary Clark" one
+    # (1 duplicate). Inside 7 x 2 + 1 = 15
+    pairs = [
+        ("Mary Agee", "John Agee"),
+        ("Mary Smith, 45 Elm St", "John Smith, 45 Elm St"),
+        ("Mary Jones, Apt 2", "John Jones, Apt 2"),
+        ("Emma Brown, 4 y.o.", "Liam Brown, 4 y.o."),
+        ("Smith, Baby Boy", "Smith, Baby Girl"),
+        ("Infant Son of John Smith", "Infant Daughter of John Smith"),
+        ("John Smith Jr 12", "John Smith 40"),
+        ("Mary Clark 45", "Mary Clark"),
+    ]
+    names = [n for pair in pairs for n in pair]
+    written = [f"{i + 1} Oak St" for i in range(len(pairs)) for _ in range(2)]
+    n = len(names)
+    inh = pd.DataFrame(
+        {"name": names, "address": written, "town": ["K"] * n, "source_row": range(1, n + 1)}
+    )
+    sched = inhabitant_schedule(inh, _placement([True] * n, addresses=[a.upper() for a in written]))
+    assert [names[i] for i, st in enumerate(sched["status"]) if st != "inside"] == ["Mary Clark"]
+    part, _ = population_check(inh, _placement([True] * n), regime=PRE, schedule=sched)
+    assert (part["regular_inhabitants"], part["duplicates"]) == (15, 1)
 
 
 def test_a_name_written_both_ways_round_is_one_person() -> None:

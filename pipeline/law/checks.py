@@ -75,8 +75,10 @@ WHERE_LIMIT = 25
 
 #: The words a label standing for an unnamed minor begins with.
 _LABEL_WORDS = frozenset({"MINOR", "CHILD", "INFANT", "NEWBORN", "BABY", "TWIN"})
-#: Words a label may hold after its first ("Baby Girl A", "Infant Son of ...").
-_LABEL_MORE = _LABEL_WORDS | {"GIRL", "BOY", "SON", "DAUGHTER", "NO"}
+#: Words a label may hold after its first ("Baby Girl A", "Infant Son of ..."); a
+#: boy and a girl, a son and a daughter, are two children.
+_LABEL_SEX = frozenset({"GIRL", "BOY", "SON", "DAUGHTER"})
+_LABEL_MORE = _LABEL_WORDS | {"NO"}
 _ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9}
 
 #: A named minor's mark: ``"Emma Smith (minor)"``, ``"[minor child]"``.
@@ -84,13 +86,15 @@ _MINOR_MARK = re.compile(
     r"[(\[]\s*(?:a\s+)?(?:minor|child|infant)(?:\s+child)?\s*[)\]]", re.IGNORECASE
 )
 #: An age written beside a name or a label: ``"(age 4)"``, ``"aged 4"``, ``"4 yrs"``.
-_AGE_UNIT = r"(?P<unit>months?|mos?|weeks?|wks?|days?|years?|yrs?|yo|y/o)(?![a-z])"
+_AGE_UNIT = r"(?P<unit>months?|mos?|weeks?|wks?|days?|years?|yrs?|y\.?\s?o\.?|y/o)(?![a-z])"
+_AGE_NUMBER = r"\d{1,3}(?:\s+\d/\d|\.\d|½)?"
 _AGE_MARK = re.compile(
-    rf"[(\[]?\s*\b(?:age|aged)\s*(?P<n1>\d+|[a-z]+(?:-[a-z]+)?)(?:\s*{_AGE_UNIT})?"
-    r"(?:\s+old)?\s*[)\]]?"
-    rf"|[(\[]?\s*\b(?P<n2>\d+)\s*{_AGE_UNIT.replace('unit', 'unit2')}(?:\s+old)?\s*[)\]]?"
-    r"|\(\s*(?P<n3>\d{1,3})\s*\)"
-    r"|,\s*(?P<n4>\d{1,3})\s*$",
+    rf"[(\[]?\s*\b(?:age|aged)\b:?\s*(?P<n1>{_AGE_NUMBER}|[a-z]+(?:-[a-z]+)?)"
+    rf"(?:\s*{_AGE_UNIT})?(?:\s+old)?\s*[)\]]?"
+    rf"|[(\[]?\s*\b(?P<n2>{_AGE_NUMBER})\s*{_AGE_UNIT.replace('unit', 'unit2')}(?:\s+old)?"
+    r"\s*[)\]]?"
+    rf"|\(\s*(?P<n3>{_AGE_NUMBER})\s*\)"
+    rf"|,\s*(?P<n4>{_AGE_NUMBER})\s*$",
     re.IGNORECASE,
 )
 
@@ -102,6 +106,13 @@ def _age_key(mark: re.Match[str]) -> str:
     unit = (mark.group("unit") or mark.group("unit2") or "").lower()
     return number.lower() + ("" if unit[:1] in ("", "y") else unit[:1])
 
+
+#: What after a comma is an address or a unit, not a given name: "45 Elm St",
+#: "Apt 2", "#3", "Unit B".
+_ADDRESS_TAIL = re.compile(
+    r"^\s*(?:\d+\s*\w*(?:\s+\w+)*|(?:apt|apartment|unit|ste|suite|fl|floor|rm|room|#)\.?\s*\w+)\s*$",
+    re.IGNORECASE,
+)
 
 #: Where a label or a mark is written after a family or a name: "Smith, Minor
 #: Child 1", "Emma Smith - minor".
@@ -142,7 +153,11 @@ def _label_parts(norm: str) -> tuple[str, str] | None:
     if not words or words[0] not in _LABEL_WORDS:
         return None
     ids: list[str] = []
+    sex = ""
     for i, w in enumerate(words[1:], start=1):
+        if w in _LABEL_SEX:
+            sex = w
+            continue
         if w in _LABEL_MORE:
             continue
         if w.isdigit():
@@ -152,10 +167,10 @@ def _label_parts(norm: str) -> tuple[str, str] | None:
         elif len(w) == 1:
             ids.append(w)
         elif ids:
-            return " ".join(ids), " ".join(words[i:])
+            return " ".join([sex, *ids]).strip(), " ".join(words[i:])
         else:
             return None
-    return " ".join(ids), ""
+    return " ".join([sex, *ids]).strip(), ""
 
 
 def _where(items: Sequence[str], limit: int = WHERE_LIMIT) -> str:
@@ -499,6 +514,9 @@ def _reading(name: str) -> _Reading:
     if _MINOR_MARK.search(name):
         return _reading(_MINOR_MARK.sub(" ", name))
     head, tail = _split_after_name(name)
+    if tail and _ADDRESS_TAIL.match(tail):
+        # "Mary Smith, 45 Elm St", "John Jones, Apt 2": the address copied in
+        return _reading(head)
     if tail:
         tail_label = _label_parts(normalize_name(tail))
         if tail_label is not None:
@@ -507,6 +525,10 @@ def _reading(name: str) -> _Reading:
                 return _reading(head)
             family = tail_label[1] or normalize_name(head)
             return ("label", family, tail_label[0], "", "", "", "")
+    trailing = re.fullmatch(r"(?P<name>.*[^\W\d_].*?)\s+(?P<age>\d{1,3})", name.strip())
+    if trailing and len(normalize_name(trailing.group("name")).split()) >= 2:
+        # "Mary Clark 45", "John Smith Jr 12": a name, then an age
+        return (*_reading(trailing.group("name"))[:6], trailing.group("age"))
     tokens, suffix = _name_order(name)
     if len(tokens) < 2 or _initial(tokens[-1]):
         return ("incomplete", "", "", "", "", "", "")

@@ -154,7 +154,8 @@ _PLACE_NOT_TOWN = re.compile(r"\b(?:village|city|county)\b", re.IGNORECASE)
 #: Columbia)", "in the County of Columbia", ", State of New York", ", N.Y.".
 _LOCATION = re.compile(
     rf"(?:\s*,\s*(?:in\s+(?:the\s+)?)?|\s+in\s+(?:the\s+)?|\s*\(\s*)"
-    rf"(?:(?:the\s+)?county\s+of\s+{_NAME}|{_NAME}\s+county"
+    rf"(?:(?:the\s+)?count(?:y|ies)\s+of\s+{_NAME}(?:\s+and\s+{_NAME})?"
+    rf"|{_NAME}(?:\s+and\s+{_NAME})?\s+count(?:y|ies)"
     r"|(?:the\s+)?state\s+of\s+new\s+york|new\s+york(?:\s+state)?|n\.?\s?y\.?)\s*\)?\s*\.?$",
     re.IGNORECASE,
 )
@@ -164,7 +165,8 @@ _TOWN_LOCATION = re.compile(
 )
 #: Words saying the whole body: "the entire", "all of the", "(the entire district)".
 _ENTIRE = re.compile(
-    r"^(?:all\s+of\s+)?(?:the\s+)?(?:entire\s+|whole\s+)?(?:boundaries\s+of\s+(?:the\s+)?)?",
+    r"^(?:all\s+of\s+)?(?:the\s+)?(?:entire\s+|whole\s+)?(?:of\s+(?:the\s+)?)?"
+    r"(?:boundaries\s+of\s+(?:the\s+)?)?",
     re.IGNORECASE,
 )
 _ENTIRE_AFTER = re.compile(
@@ -180,7 +182,8 @@ _SEPARATOR_KEPT = re.compile(r"(\s*(?:,|;|&|\band\b|\bor\b|\band/or\b)\s*)", re.
 #: "Central School District No. 1 of the Towns of Chatham, Ghent and Stuyvesant".
 _DISTRICT_TOWNS = re.compile(
     rf"(?<=\S)(?P<district>\s+{_DISTRICT}(?:\s*(?:nos?\.?|numbers?|#)?\s*\d+[a-z]?)?)"
-    r"\s+(?:of|in)\s+(?:the\s+)?towns?\s+of\s+(?P<towns>[^;]*)$",
+    r"(?:\s+(?:of|in)\s+(?:the\s+)?|\s*,\s*(?:in\s+)?(?:the\s+)?)towns?\s+of\s+"
+    r"(?P<towns>[^;]*)$",
     re.IGNORECASE,
 )
 #: One of the places a joint district is "of": "the Town of Harlow", "the Village
@@ -216,13 +219,13 @@ def _district_towns(match: re.Match[str]) -> str:
 def _strip(text: str) -> str:
     """The claim without what only says where it lies or that it is entire."""
     t = " ".join(text.split()).strip(" .")
-    t = _DISTRICT_TOWNS.sub(_district_towns, t)
     while True:
         before = t
         t = _ENTIRE_AFTER.sub("", t)
         cut = _LOCATION.sub("", t)
         if cut.strip():
             t = cut
+        t = _DISTRICT_TOWNS.sub(_district_towns, t)
         t = t.strip(" .,")
         if t == before:
             return t
@@ -232,6 +235,8 @@ def _town_key(name: str) -> str:
     """A town's name as a key: ``"the Town of Harlow"`` -> ``"HARLOW"``."""
     t = re.sub(r"[.'’,]", "", name).upper()
     t = re.sub(r"^(?:THE\s+)?TOWN\s+OF\s+|\s*\(TOWN\)$", "", " ".join(t.split()))
+    for short, full in (("MT", "MOUNT"), ("ST", "SAINT"), ("FT", "FORT"), ("PT", "POINT")):
+        t = re.sub(rf"\b{short}\b", full, t)
     return t.strip()
 
 
@@ -241,7 +246,9 @@ def _owner(name: str) -> str:
     return "" if hit is None else re.sub(r"\s+of$", "", hit.group(0).lower()).replace("ies", "y")
 
 
-def _component(part: str, following: str | None, towns: frozenset[str]) -> tuple[Verdict, str, str]:
+def _component(
+    part: str, following: str | None, towns: frozenset[str], *, joined_by_and: bool = False
+) -> tuple[str, str, str]:
     """One body of the claim: ``(verdict, kind, reason)``.
 
     ``following`` is the next part (``"Valatie Water"`` before ``"Sewer
@@ -291,6 +298,19 @@ def _component(part: str, following: str | None, towns: frozenset[str]) -> tuple
             _NOT_A_TOWN_NAME.search(name) or _PLACE_NOT_TOWN.search(name) or re.search(r"\d", name)
         ):
             return "allowed", "town", ""
+    if (
+        following is not None
+        and joined_by_and
+        and not _ANY_DISTRICT.search(p)
+        and re.fullmatch(_NAME, p, re.IGNORECASE)
+        and len(p.split()) <= 3
+        and not (_NOT_A_TOWN_NAME.search(p) or _PLACE_NOT_TOWN.search(p) or re.search(r"\d", p))
+        and re.search(r"(?i)^(?:the\s+)?town\s+of\b", p) is None
+    ):
+        after = _ENTIRE.sub("", following).strip()
+        if _FIRE.match(after) or _SCHOOL.match(after) or _TOWN_DISTRICT.match(after):
+            # "Franklin Square and Munson Fire District": one district's name
+            return "joined", "", ""
     if following is not None and not _ANY_DISTRICT.search(p):
         # "Valatie Water and Sewer District": the purpose word, the district's later
         m = re.search(rf"\b(?:{_TOWN_PURPOSES})$", p, re.IGNORECASE)
@@ -365,7 +385,10 @@ def read_claim(text: str, *, towns: Iterable[str] = ()) -> ClaimReading:
             kinds.append(kinds[-1])  # "Fire Districts Nos. 1 and 2": another of the same
             continue
         following = parts[i + 1][0] if i + 1 < len(parts) else None
-        verdict, kind, reason = _component(part, following, keys)
+        and_next = i + 1 < len(parts) and parts[i + 1][1].strip().lower() == "and"
+        verdict, kind, reason = _component(part, following, keys, joined_by_and=and_next)
+        if verdict == "joined":
+            continue  # the next part is the district this name begins
         if (
             kind == "town"
             and sep.strip() == ","
