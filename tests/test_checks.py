@@ -617,6 +617,12 @@ def test_an_entire_town_claimed_is_a_town_of_the_petition() -> None:
         got = read_claim(claim, towns=towns)
         assert (got.verdict, got.kinds) == ("allowed", kinds), claim
     assert read_claim("Harlow Golf Course and Harlow Fire District").verdict == "unknown"
+    # audit A11 F3, F4: "X and the Y District" names two bodies; county and state
+    # written the ways addresses write them are where the district lies
+    assert read_claim("Ghent and the Harlow Fire District", towns=towns).verdict == "unknown"
+    for where in (", Columbia Co.", ", Columbia County, NYS", ", State of N.Y.", ", U.S.A."):
+        assert read_claim("Harlow Fire District" + where).verdict == "allowed", where
+    assert read_claim("Harlow Fire District, Harlow, NY 12184").kinds == ("fire",)
     part, defs = _area(0.32, coterminous_with="Town of Ward", towns=["Ward"])
     assert part["passes"] is True and defs == []
     assert part["exception"]["kind_allowed"] is True
@@ -1200,6 +1206,21 @@ def test_surnames_addresses_and_sexes_written_on_the_list() -> None:
     assert [names[i] for i, st in enumerate(sched["status"]) if st != "inside"] == ["Mary Clark"]
     part, _ = population_check(inh, _placement([True] * n), regime=PRE, schedule=sched)
     assert (part["regular_inhabitants"], part["duplicates"]) == (15, 1)
+
+
+def test_surname_first_given_names_that_begin_like_units_are_names() -> None:
+    # audit A11 F1, F2: "Smith, Steven" is Steven Smith (not "Smith" and a
+    # suite "ven"), and so are Stephanie, Florence, Unity; ", 3rd" is a suffix
+    # (the son of "John Smith"), not an address. One home each: 4 + 2 = 6 inside
+    names = ["Smith, Steven", "Baker, Stephanie", "Lee, Florence", "Jones, Unity"]
+    names += ["John Smith, 3rd", "John Smith"]
+    written = ["1 Oak St", "2 Oak St", "3 Oak St", "4 Oak St", "5 Oak St", "5 Oak St"]
+    n = len(names)
+    inh = pd.DataFrame(
+        {"name": names, "address": written, "town": ["K"] * n, "source_row": range(1, n + 1)}
+    )
+    sched = inhabitant_schedule(inh, _placement([True] * n, addresses=[a.upper() for a in written]))
+    assert sched["status"].tolist() == ["inside"] * 6
 
 
 def test_a_name_written_both_ways_round_is_one_person() -> None:

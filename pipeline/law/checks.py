@@ -44,6 +44,7 @@ from pipeline.law.coterminous import CLAIM_KINDS, read_claim
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.law.regimes import Regime
 from pipeline.people.names import (
+    NAME_SUFFIXES,
     address_unit,
     first_name_keys,
     given_names_alike,
@@ -110,7 +111,9 @@ def _age_key(mark: re.Match[str]) -> str:
 #: What after a comma is an address or a unit, not a given name: "45 Elm St",
 #: "Apt 2", "#3", "Unit B".
 _ADDRESS_TAIL = re.compile(
-    r"^\s*(?:\d+\s*\w*(?:\s+\w+)*|(?:apt|apartment|unit|ste|suite|fl|floor|rm|room|#)\.?\s*\w+)\s*$",
+    r"^\s*(?:\d+[a-z]?(?:\s+\d/\d)?\s+[a-z][\w.'-]*(?:\s+[\w.'-]+)*"
+    r"|(?:apt|apartment|unit|ste|suite|fl|floor|rm|room)\b\.?\s*#?\s*(?:\d+[a-z]?|[a-z])"
+    r"|#\s*(?:\d+[a-z]?|[a-z]))\s*$",
     re.IGNORECASE,
 )
 
@@ -514,7 +517,7 @@ def _reading(name: str) -> _Reading:
     if _MINOR_MARK.search(name):
         return _reading(_MINOR_MARK.sub(" ", name))
     head, tail = _split_after_name(name)
-    if tail and _ADDRESS_TAIL.match(tail):
+    if tail and _ADDRESS_TAIL.match(tail) and normalize_name(tail) not in NAME_SUFFIXES:
         # "Mary Smith, 45 Elm St", "John Jones, Apt 2": the address copied in
         return _reading(head)
     if tail:

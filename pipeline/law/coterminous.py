@@ -155,7 +155,11 @@ _PLACE_NOT_TOWN = re.compile(r"\b(?:village|city|county)\b", re.IGNORECASE)
 _LOCATION = re.compile(
     rf"(?:\s*,\s*(?:in\s+(?:the\s+)?)?|\s+in\s+(?:the\s+)?|\s*\(\s*)"
     rf"(?:(?:the\s+)?count(?:y|ies)\s+of\s+{_NAME}(?:\s+and\s+{_NAME})?"
-    rf"|{_NAME}(?:\s+and\s+{_NAME})?\s+count(?:y|ies)"
+    rf"|{_NAME}(?:\s+and\s+{_NAME})?\s+(?:count(?:y|ies)|co\.?)"
+    rf"|(?:the\s+)?state\s+of\s+n\.?\s?y\.?|n\.?\s?y\.?\s+state|nys|u\.?\s?s\.?\s?a\.?"
+    rf"|united\s+states(?:\s+of\s+america)?"
+    rf"|{_NAME}\s*,\s*(?:new\s+york|n\.?\s?y\.?)(?:\s+\d{{5}}(?:-\d{{4}})?)?"
+    rf"|(?:new\s+york|n\.?\s?y\.?)\s+\d{{5}}(?:-\d{{4}})?"
     r"|(?:the\s+)?state\s+of\s+new\s+york|new\s+york(?:\s+state)?|n\.?\s?y\.?)\s*\)?\s*\.?$",
     re.IGNORECASE,
 )
@@ -307,8 +311,11 @@ def _component(
         and not (_NOT_A_TOWN_NAME.search(p) or _PLACE_NOT_TOWN.search(p) or re.search(r"\d", p))
         and re.search(r"(?i)^(?:the\s+)?town\s+of\b", p) is None
     ):
-        after = _ENTIRE.sub("", following).strip()
-        if _FIRE.match(after) or _SCHOOL.match(after) or _TOWN_DISTRICT.match(after):
+        after = following.strip()
+        whole_body = re.match(r"(?i)(?:the|all|entire|whole)\b", after) is not None
+        if not whole_body and (
+            _FIRE.match(after) or _SCHOOL.match(after) or _TOWN_DISTRICT.match(after)
+        ):
             # "Franklin Square and Munson Fire District": one district's name
             return "joined", "", ""
     if following is not None and not _ANY_DISTRICT.search(p):
@@ -372,7 +379,7 @@ def read_claim(text: str, *, towns: Iterable[str] = ()) -> ClaimReading:
             partial=True,
         )
     for pattern, what in _OTHER_KINDS:
-        if pattern.search(whole):
+        if pattern.search(t):  # where the body lies read out ("NY 12184")
             return ClaimReading("not_allowed", (), f"the claim names {what}")
     keys = frozenset(_town_key(n) for n in towns)
     pieces = _SEPARATOR_KEPT.split(t)
