@@ -1223,6 +1223,23 @@ def test_surname_first_given_names_that_begin_like_units_are_names() -> None:
     assert sched["status"].tolist() == ["inside"] * 6
 
 
+def test_labels_after_a_surname_of_several_words_are_labels() -> None:
+    # audit A12 R1: "Van Alstyne, Minor Child 1", "…2", "…3" are three children
+    # of the Van Alstynes (not a person named Van Alstyne); "De La Cruz, Twin A"
+    # and "…B" two; "Emma Van Alstyne, minor" is Emma. Inside 3 + 2 + 1 = 6
+    names = ["Van Alstyne, Minor Child 1", "Van Alstyne, Minor Child 2"]
+    names += ["Van Alstyne, Minor Child 3", "De La Cruz, Twin A", "De La Cruz, Twin B"]
+    names += ["Emma Van Alstyne, minor"]
+    written = ["1 Oak St"] * 3 + ["2 Oak St"] * 2 + ["3 Oak St"]
+    n = len(names)
+    inh = pd.DataFrame(
+        {"name": names, "address": written, "town": ["K"] * n, "source_row": range(1, n + 1)}
+    )
+    sched = inhabitant_schedule(inh, _placement([True] * n, addresses=[a.upper() for a in written]))
+    assert sched["status"].tolist() == ["inside"] * 6
+    assert sched["anonymised"].tolist() == [True] * 5 + [False]
+
+
 def test_a_name_written_both_ways_round_is_one_person() -> None:
     # "Abbott Aaron" and "Aaron Abbott" alone at 1 Oak St: either may be
     # surname first; one person (1 inside, 1 duplicate)

@@ -523,8 +523,9 @@ def _reading(name: str) -> _Reading:
     if tail:
         tail_label = _label_parts(normalize_name(tail))
         if tail_label is not None:
-            # "Emma Smith, minor": a named minor; "Smith, Minor Child 1": a label
-            if len(normalize_name(head).split()) >= 2:
+            # "Emma Smith, minor": a named minor; "Smith, Minor Child 1" and "Van
+            # Alstyne, Minor Child 1": a label (its number tells the family's children)
+            if not tail_label[0] and len(normalize_name(head).split()) >= 2:
                 return _reading(head)
             family = tail_label[1] or normalize_name(head)
             return ("label", family, tail_label[0], "", "", "", "")
