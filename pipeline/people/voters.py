@@ -446,6 +446,7 @@ def qualified_voters(
     statuses: Collection[str],
     placement: pd.DataFrame,
     filed_on: dt.date | None = None,
+    current: pd.Series | None = None,
 ) -> pd.DataFrame:
     """The voters of the territory qualified to vote: counted status, current, placed inside.
 
@@ -461,6 +462,9 @@ def qualified_voters(
     filed_on
         The filing date: the status counted is the one of that day
         (:func:`status_at_filing`); None: the status as written.
+    current
+        :func:`current_registrations` of these voters, statuses and date, when
+        the caller has it (computed here otherwise).
 
     Returns
     -------
@@ -469,7 +473,11 @@ def qualified_voters(
         of their placement added.
     """
     # a person's stale registration (a later one exists) is not where they reside
-    ok = current_registrations(voters, statuses=statuses, filed_on=filed_on)
+    ok = (
+        current_registrations(voters, statuses=statuses, filed_on=filed_on)
+        if current is None
+        else current
+    )
     keep = ok & placement["inside"].reindex(voters.index).fillna(False).astype(bool)
     out = voters.loc[keep].copy()
     out[PARCEL_KEY] = placement.loc[keep[keep].index, PARCEL_KEY]
@@ -681,7 +689,11 @@ def resident_test(
     ``percent >= regime.resident_percent``: exactly 20 passes.
     """
     required = float(regime.resident_percent)
-    quals = qualified_voters(voters, statuses=statuses, placement=placement, filed_on=filed_on)
+    # each person's current registration, once for the whole test
+    current = current_registrations(voters, statuses=statuses, filed_on=filed_on)
+    quals = qualified_voters(
+        voters, statuses=statuses, placement=placement, filed_on=filed_on, current=current
+    )
     # persons, not registrations: one registered twice in the territory counts once
     n_qualified = int(registrants(quals).nunique())
     unplaced = ~placement["placed"].reindex(voters.index).fillna(False).astype(bool)
@@ -690,7 +702,7 @@ def resident_test(
     unplaced &= ~other_towns
     voters_unplaced = int(unplaced.sum())
     # of a counted status, and where the person lives (not a stale registration)
-    counted = current_registrations(voters, statuses=statuses, filed_on=filed_on)
+    counted = current.copy()
     # a person already among the qualified voters (another current registration
     # inside) is not one more who might be
     person = registrants(voters)
@@ -718,6 +730,7 @@ def resident_test(
             late,
             filed_on=filed_on,
             labels=labels,
+            current_regs=current,
         )
     else:
         lines = _empty_lines()
@@ -1057,6 +1070,7 @@ def _examine_lines(
     *,
     filed_on: dt.date | None = None,
     labels: Mapping[str, str] | None = None,
+    current_regs: pd.Series | None = None,
 ) -> pd.DataFrame:
     name_raw = _col(res, "name")
     if late is None:
@@ -1134,7 +1148,11 @@ def _examine_lines(
         ambiguous = ambiguous.where(~(accepted | rejected), "")
 
     # a person's current registration (the latest; a stale one at an old address)
-    current_of = current_registrations(voters, statuses=statuses, filed_on=filed_on)
+    current_of = (
+        current_registrations(voters, statuses=statuses, filed_on=filed_on)
+        if current_regs is None
+        else current_regs
+    )
     if accepted.any():
         # a decision accepting a stale registration is judged by the current one
         # (the person is counted among the voters where that one is)
