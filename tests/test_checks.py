@@ -1097,6 +1097,17 @@ def test_anonymised_minors_of_one_home_are_told_apart_by_their_numbers() -> None
     assert (part["regular_inhabitants"], part["duplicates"], part["anonymised"]) == (4, 3, 4)
 
 
+def _home_schedule(names: list[str], written: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A list of inhabitants, every entry placed inside at its address, and its schedule."""
+    n = len(names)
+    inh = pd.DataFrame(
+        {"name": names, "address": written, "town": ["K"] * n, "source_row": range(1, n + 1)}
+    )
+    return inh, inhabitant_schedule(
+        inh, _placement([True] * n, addresses=[a.upper() for a in written])
+    )
+
+
 def test_minor_as_a_surname_is_a_name_not_a_label() -> None:
     # Minor is a surname: "John Minor" and "Mary Minor" at 1 Oak St are two
     # named people (before: two anonymised labels without numbers, one person),
@@ -1131,11 +1142,8 @@ def test_labels_and_named_minors_as_lists_write_them() -> None:
     names += ["Emma Smith (minor child)", "Newborn"]
     written = ["1 Oak St"] * 2 + ["2 Oak St"] * 2 + ["3 Oak St"] * 5 + ["4 Oak St"] * 5
     written += ["5 Oak St"]
+    inh, sched = _home_schedule(names, written)
     n = len(names)
-    inh = pd.DataFrame(
-        {"name": names, "address": written, "town": ["K"] * n, "source_row": range(1, n + 1)}
-    )
-    sched = inhabitant_schedule(inh, _placement([True] * n, addresses=[a.upper() for a in written]))
     assert sched["status"].tolist() == ["inside"] * 6 + ["inside", "duplicate", "duplicate"] + [
         "inside"
     ] + ["duplicate"] * 4 + ["inside"]
@@ -1166,11 +1174,8 @@ def test_what_the_list_writes_beside_a_name_tells_people_apart() -> None:
     ]
     names = [n for pair in pairs for n in pair]
     written = [f"{i + 1} Oak St" for i in range(len(pairs)) for _ in range(2)]
+    inh, sched = _home_schedule(names, written)
     n = len(names)
-    inh = pd.DataFrame(
-        {"name": names, "address": written, "town": ["K"] * n, "source_row": range(1, n + 1)}
-    )
-    sched = inhabitant_schedule(inh, _placement([True] * n, addresses=[a.upper() for a in written]))
     dup = [i for i, st in enumerate(sched["status"].tolist()) if st == "duplicate"]
     assert [names[i] for i in dup] == ["Emma Smith"]
     part, _ = population_check(inh, _placement([True] * n), regime=PRE, schedule=sched)
@@ -1198,11 +1203,8 @@ def test_surnames_addresses_and_sexes_written_on_the_list() -> None:
     ]
     names = [n for pair in pairs for n in pair]
     written = [f"{i + 1} Oak St" for i in range(len(pairs)) for _ in range(2)]
+    inh, sched = _home_schedule(names, written)
     n = len(names)
-    inh = pd.DataFrame(
-        {"name": names, "address": written, "town": ["K"] * n, "source_row": range(1, n + 1)}
-    )
-    sched = inhabitant_schedule(inh, _placement([True] * n, addresses=[a.upper() for a in written]))
     assert [names[i] for i, st in enumerate(sched["status"]) if st != "inside"] == ["Mary Clark"]
     part, _ = population_check(inh, _placement([True] * n), regime=PRE, schedule=sched)
     assert (part["regular_inhabitants"], part["duplicates"]) == (15, 1)
@@ -1215,11 +1217,7 @@ def test_surname_first_given_names_that_begin_like_units_are_names() -> None:
     names = ["Smith, Steven", "Baker, Stephanie", "Lee, Florence", "Jones, Unity"]
     names += ["John Smith, 3rd", "John Smith"]
     written = ["1 Oak St", "2 Oak St", "3 Oak St", "4 Oak St", "5 Oak St", "5 Oak St"]
-    n = len(names)
-    inh = pd.DataFrame(
-        {"name": names, "address": written, "town": ["K"] * n, "source_row": range(1, n + 1)}
-    )
-    sched = inhabitant_schedule(inh, _placement([True] * n, addresses=[a.upper() for a in written]))
+    _, sched = _home_schedule(names, written)
     assert sched["status"].tolist() == ["inside"] * 6
 
 
@@ -1231,11 +1229,7 @@ def test_labels_after_a_surname_of_several_words_are_labels() -> None:
     names += ["Van Alstyne, Minor Child 3", "De La Cruz, Twin A", "De La Cruz, Twin B"]
     names += ["Emma Van Alstyne, minor"]
     written = ["1 Oak St"] * 3 + ["2 Oak St"] * 2 + ["3 Oak St"]
-    n = len(names)
-    inh = pd.DataFrame(
-        {"name": names, "address": written, "town": ["K"] * n, "source_row": range(1, n + 1)}
-    )
-    sched = inhabitant_schedule(inh, _placement([True] * n, addresses=[a.upper() for a in written]))
+    _, sched = _home_schedule(names, written)
     assert sched["status"].tolist() == ["inside"] * 6
     assert sched["anonymised"].tolist() == [True] * 5 + [False]
 
