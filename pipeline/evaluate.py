@@ -97,7 +97,13 @@ from pipeline.town_parts import (
     towns_with_parts,
     with_value_parts,
 )
-from pipeline.valuation import apportion_values, credit_signers, equalize, owner_test
+from pipeline.valuation import (
+    apportion_values,
+    credit_signers,
+    equalize,
+    owner_test,
+    taxable_basis_warnings,
+)
 
 __all__ = [
     "PARCEL_SCHEDULE_COLUMNS",
@@ -1310,6 +1316,8 @@ def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame
         apportionment_overrides=inputs.apportionment_overrides,
         value_basis=policy.value_basis,
     )
+    if policy.value_basis == "town_taxable_value":
+        warnings += taxable_basis_warnings(inputs.roll, schedule)
     geometric = fractions["fraction_in_territory"]
 
     def geometric_rows() -> pd.DataFrame:

@@ -269,6 +269,75 @@ def apportion_values(
     return result
 
 
+def taxable_basis_warnings(roll: pd.DataFrame, schedule: pd.DataFrame) -> list[str]:
+    """What the assessor should know of a schedule on the town taxable value.
+
+    Parameters
+    ----------
+    roll
+        The roll frame the schedule was built from.
+    schedule
+        :func:`apportion_values`' schedule with ``value_basis="town_taxable_value"``.
+
+    Returns
+    -------
+    list of str
+        A warning naming the records of the schedule whose town taxable value
+        exceeds their total assessment (taxable value is the total less
+        exemptions: a roll error, summed as the roll writes it), and one for
+        each town part that holds no taxable value but some assessed value: it
+        cannot pass on this basis (0 of 0), and would be judged on the
+        apportioned total assessment :math:`\\sum_i T_i f_i` on the default basis.
+    """
+    if not len(schedule):
+        return []
+    pos = pd.MultiIndex.from_arrays(
+        [roll[PARCEL_KEY].astype("str"), roll[SOURCE_ROW].astype("int64")]
+    ).get_indexer(
+        pd.MultiIndex.from_arrays(
+            [schedule[PARCEL_KEY].astype("str"), schedule[SOURCE_ROW].astype("int64")]
+        )
+    )
+    known = pos >= 0
+    total = np.full(len(schedule), np.nan)
+    taxable = np.full(len(schedule), np.nan)
+    total[known] = roll["assessment_total"].astype("float64").to_numpy()[pos[known]]
+    taxable[known] = roll["town_taxable_value"].astype("float64").to_numpy()[pos[known]]
+    out: list[str] = []
+    above = np.flatnonzero(taxable > total)  # NaN compares False
+    if len(above):
+        shown = [
+            f"{schedule['print_key_code'].iloc[i]} in town {schedule['town_swis'].iloc[i]} "
+            f"({taxable[i]:,.2f} > {total[i]:,.2f})"
+            for i in above[:5]
+        ]
+        more = f" and {len(above) - 5} more" if len(above) > 5 else ""
+        out.append(
+            f"{len(above)} record(s) of the territory have a town taxable value above their "
+            f"total assessment: {'; '.join(shown)}{more}. Taxable value is the total less "
+            "exemptions, so the roll is in error there; the owner test sums the taxable "
+            "value as the roll writes it: ask the assessor"
+        )
+    fraction = schedule["fraction_in_territory"].astype("float64").to_numpy()
+    on_total = np.nan_to_num(total * fraction, nan=0.0)
+    towns = schedule["town_swis"].astype("str")
+    by_town = pd.DataFrame(
+        {
+            "taxable": schedule["apportioned_assessed"].astype("float64").fillna(0.0),
+            "total": on_total,
+        }
+    ).groupby(towns.to_numpy(), sort=True)
+    for town, sums in by_town.sum().iterrows():
+        if sums["taxable"] == 0 and sums["total"] > 0:
+            out.append(
+                f"the part in town {town} holds no town taxable value (its records' total "
+                f"assessment in the territory is {float(sums['total']):,.2f}, all exempt): "
+                "on the value basis town_taxable_value it is 0 of 0 and cannot pass; on "
+                "assessment_total it would be judged on its assessed value"
+            )
+    return out
+
+
 def _check_overrides(overrides: pd.DataFrame, roll_keys: pd.Series) -> pd.DataFrame:
     """Validate apportionment overrides; return them indexed by parcel key."""
     ov = overrides.reset_index(drop=True)

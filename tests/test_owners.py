@@ -336,3 +336,56 @@ def test_an_owner_slot_without_a_letter_names_no_owner() -> None:
     assert owner_counts(owners).to_dict() == {"104401|1.-1-1": 2, "104401|1.-1-3": 1}
     quality = owner_quality(owners, roll)
     assert quality["without_owner"]["keys"] == ["104401|1.-1-2"]
+
+
+def test_a_trustee_in_the_name_fields_is_read_first_name_first() -> None:
+    # Audit A14 F1: with a first name, the slot's fields are joined First Last:
+    # ANN + "LEE TRUSTEE" is the trust of trustee ANN LEE (not "LEE ANN"), and
+    # BOB KING with the suffix TRUSTEE is BOB KING's; with the last-name field
+    # alone the text is surname first (DOE JANE TRUSTEE: JANE DOE).
+    roll = make_roll(
+        [
+            {"swis_code": "104401", "print_key_code": "1", "primary_owner_first_name": "ANN",
+             "primary_owner_last_name": "LEE TRUSTEE"},
+            {"swis_code": "104401", "print_key_code": "2", "primary_owner_first_name": "BOB",
+             "primary_owner_last_name": "KING", "primary_owner_suffix": "TRUSTEE"},
+            {"swis_code": "104401", "print_key_code": "3",
+             "primary_owner_last_name": "DOE JANE TRUSTEE"},
+        ]
+    )  # fmt: skip
+    owners = parse_owners(roll)
+    assert owners["kind"].tolist() == ["entity"] * 3
+    assert owners["role"].tolist() == ["trustee"] * 3
+    assert owners["agent"].tolist() == ["ANN LEE", "BOB KING", "JANE DOE"]
+
+
+def test_an_owner_slot_of_a_first_name_only_takes_the_records_surname() -> None:
+    # Audit A14 F2. 1: JOHN SMITH and MARY (no last name) -> MARY SMITH, 2 owners.
+    # 2: MARY first, then PAUL JONES -> the nearest slot after gives JONES.
+    # 3: the trust beside ANN is no person: ANN stays as written.
+    # 4: "JOHN & MARY" beside ROE ALICE: both take ROE, then split (3 owners).
+    roll = make_roll(
+        [
+            {"swis_code": "104401", "print_key_code": "1", "primary_owner_first_name": "JOHN",
+             "primary_owner_last_name": "SMITH", "additional_owner_1_first": "MARY"},
+            {"swis_code": "104401", "print_key_code": "2", "primary_owner_first_name": "MARY",
+             "additional_owner_1_first": "PAUL", "additional_owner_1_last_name": "JONES"},
+            {"swis_code": "104401", "print_key_code": "3",
+             "primary_owner_last_name": "DOE FAMILY TRUST", "additional_owner_1_first": "ANN"},
+            {"swis_code": "104401", "print_key_code": "4", "primary_owner_first_name": "ALICE",
+             "primary_owner_last_name": "ROE", "additional_owner_1_first": "JOHN & MARY"},
+        ]
+    )  # fmt: skip
+    owners = parse_owners(roll)
+    by_key = owners.groupby("parcel_key")["name"].apply(list).to_dict()
+    assert by_key == {
+        "104401|1": ["JOHN SMITH", "MARY SMITH"],
+        "104401|2": ["MARY JONES", "PAUL JONES"],
+        "104401|3": ["DOE FAMILY TRUST", "ANN"],
+        "104401|4": ["ALICE ROE", "JOHN ROE", "MARY ROE"],
+    }
+    assert owner_counts(owners).to_dict() == {
+        "104401|1": 2, "104401|2": 2, "104401|3": 2, "104401|4": 3
+    }  # fmt: skip
+    listed = owner_quality(owners, roll)["surname_from_co_owner"]
+    assert listed["keys"] == ["104401|1", "104401|2", "104401|3", "104401|4"]

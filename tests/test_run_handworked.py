@@ -2030,3 +2030,70 @@ def test_an_address_in_a_city_away_is_not_the_territorys(tmp_path: Path) -> None
     assert sc["designees"] == summary["designees"]
     assert sc["population"] == summary["population"]
     assert sc["resident_test"] == test
+
+
+def test_a_co_owner_written_with_a_first_name_only_shares_the_surname(tmp_path: Path) -> None:
+    # Audit A14 F2. The roll writes 1.-1-2 (50,000) as PETER JONES with MARY, no
+    # last name, in the additional owner slot. She is MARY JONES, one of two
+    # owners, as "JONES PETER & MARY" reads: Mary Jones is credited
+    # 50,000 / 2 = 25,000, as in the petition as first written. Without the
+    # surname she counted in the divisor (2) but no signature could match her.
+    # Part A: 100,000 + 25,000 = 125,000 of 150,000 = 83.33 % (passes), as before.
+    root = tmp_path / "p"
+    config = make_petition(root)
+    roll = root / "roll-a.csv"
+    roll.write_text(roll.read_text().replace(",Mary,,Jones,Peter,Jones,", ",Peter,,Jones,Mary,,"))
+    out = run_ok(config, tmp_path / "out")
+    lines = pd.read_csv(out / "signatures.csv").set_index("line")
+    assert lines.loc[2, "status"] == "counted"
+    assert lines.loc[2, "credit_assessed"] == pytest.approx(25_000)
+    summary = json.loads((out / "summary.json").read_text())
+    part_a = next(p for p in summary["owner_test"]["parts"] if p["swis"] == "104400")
+    assert part_a["signer_assessed"] == pytest.approx(125_000)
+    assert part_a["passes"] is True
+    # the reading is listed for the assessor
+    quality = json.loads((out / "data_quality.json").read_text())
+    assert quality["owners"]["surname_from_co_owner"]["keys"] == ["104489|1-1-2"]
+
+
+def test_a_trustee_written_in_the_name_fields_goes_to_review(tmp_path: Path) -> None:
+    # Audit A14 F1. The roll writes 1.-1-1 as first name JOHN, last name SMITH
+    # TRUSTEE: the trust is the owner and John Smith its trustee. His line, signed
+    # for no one, goes to review (credit 0), as "SMITH JOHN TRUSTEE" in the
+    # last-name field does; it was not_owner ("no owner matches"), read as the
+    # trustee "SMITH JOHN". Part A: only Mary Jones, 25,000 of 150,000 = 16.67 %.
+    root = tmp_path / "p"
+    config = make_petition(root)
+    roll = root / "roll-a.csv"
+    roll.write_text(roll.read_text().replace(",John,,Smith,", ",John,,Smith Trustee,"))
+    out = run_ok(config, tmp_path / "out")
+    lines = pd.read_csv(out / "signatures.csv").set_index("line")
+    assert lines.loc[1, "status"] == "needs_review"
+    assert "as trustee of 'JOHN SMITH TRUSTEE'" in lines.loc[1, "note"]
+    assert lines.loc[1, "credit_assessed"] == 0
+    summary = json.loads((out / "summary.json").read_text())
+    part_a = next(p for p in summary["owner_test"]["parts"] if p["swis"] == "104400")
+    assert part_a["signer_assessed"] == pytest.approx(25_000)
+    assert summary["review"]["owner_lines_pending"] == 1
+
+
+def test_an_entity_signing_in_its_own_name_goes_to_review(tmp_path: Path) -> None:
+    # Audit A14 O2. A line of name "Acme LLC" with no signing_for names the
+    # owner of 2.-1-1 but no person: an entity signs through a person. It is
+    # not credited (part B stays 0 of 40,000) and goes to review with a note
+    # saying how to write it, not "no owner of the roll matches this name".
+    root = tmp_path / "p"
+    config = make_petition(root)
+    sig = root / "signatures.csv"
+    sig.write_text(sig.read_text() + "1,3,Acme LLC,9 Elm St,Albany,2023-05-02,,20000\n")
+    pages = root / "pages.csv"
+    pages.write_text(pages.read_text().replace(",2,2023-05-03", ",3,2023-05-03"))
+    out = run_ok(config, tmp_path / "out")
+    lines = pd.read_csv(out / "signatures.csv").set_index("line")
+    assert lines.loc[3, "status"] == "needs_review"
+    assert lines.loc[3, "credit_assessed"] == 0
+    assert "names the owner 'ACME LLC' itself (104689:2.-1-1)" in lines.loc[3, "note"]
+    assert "signing_for 'ACME LLC'" in lines.loc[3, "note"]
+    summary = json.loads((out / "summary.json").read_text())
+    part_b = next(p for p in summary["owner_test"]["parts"] if p["swis"] == "104600")
+    assert part_b["signer_assessed"] == 0

@@ -26,6 +26,7 @@ from pipeline.valuation import (
     owner_test,
     roll_year_for,
     select_rate,
+    taxable_basis_warnings,
 )
 
 T1, T2 = "104400", "104600"
@@ -212,6 +213,33 @@ def test_a_value_override_is_a_part_of_the_assessed_value_under_every_basis() ->
             apportion_values(roll, fr, apportionment_overrides=ov_high, value_basis=basis)  # type: ignore[arg-type]
         assert err.value.column == "value_in_territory" and err.value.row == 1
         assert "assessment_total" in str(err.value)
+
+
+def test_the_taxable_basis_warns_of_a_roll_error_and_of_a_part_all_exempt() -> None:
+    # Audit A14 O1/O4. Town A: A (assessed 50,000, taxable 60,000: above the total,
+    # a roll error) wholly inside. Town B: C (assessed 80,000, taxable 0: exempt)
+    # half inside -> taxable 0 x 0.5 = 0 of 0, while its assessed part is
+    # 80,000 x 0.5 = 40,000: the part cannot pass on this basis, and is told.
+    roll = make_roll(
+        [
+            rec("A", 50_000, town_taxable_value=60_000.0),
+            rec("C", 80_000, town=T2, town_taxable_value=0.0),
+        ]
+    )
+    fr = fractions({key("A"): (1.0, "geometry"), key("C", T2): (0.5, "geometry")})
+    schedule = apportion_values(roll, fr, value_basis="town_taxable_value")
+    warned = taxable_basis_warnings(roll, schedule)
+    assert len(warned) == 2
+    assert warned[0].startswith("1 record(s) of the territory have a town taxable value above")
+    assert "A in town 104400 (60,000.00 > 50,000.00)" in warned[0]
+    assert warned[1].startswith("the part in town 104600 holds no town taxable value")
+    assert "is 40,000.00, all exempt" in warned[1]
+    # a roll without either fault warns of nothing
+    fine = make_roll([rec("A", 50_000, town_taxable_value=50_000.0)])
+    ok = apportion_values(
+        fine, fractions({key("A"): (1.0, "geometry")}), value_basis="town_taxable_value"
+    )
+    assert taxable_basis_warnings(fine, ok) == []
 
 
 def test_a_value_override_without_an_assessed_value_under_the_taxable_basis() -> None:

@@ -1816,6 +1816,30 @@ def _entity_candidate(
     }
 
 
+def _entity_signing_itself(
+    index: OwnerIndex, name: str, address: str
+) -> tuple[str, tuple[dict[str, object], ...]] | None:
+    """A line whose name is an entity owner's, with no person and no ``signing_for``.
+
+    An entity is one owner, credited through a person signing on its behalf
+    (§ 2-202.1.a(2)): a line naming ``ACME HOLDINGS LLC`` alone lacks the
+    person, and perhaps only in the transcription. Review, not credit: the
+    note says how the line is written to be credited.
+    """
+    norm = normalize_name(fold_accents(name))
+    if not norm or norm not in index.entities:
+        return None
+    _st, _rows, _sc, _nt, cands = _match_entity(index, name, address)
+    held = sorted({index.labels.get(k, k) for g in _entity_groups(index, norm) for k, _ in g})
+    note = (
+        f"the line names the owner {norm!r} itself ({';'.join(held[:5])}"
+        + (f" and {len(held) - 5} more" if len(held) > 5 else "")
+        + "), with no person: an entity signs through a person; write the name of the "
+        f"person who signed and signing_for {norm!r}, and the entity's share is credited"
+    )
+    return note, cands
+
+
 def _match_entity(
     index: OwnerIndex, signing_for: str, address: str
 ) -> tuple[str, tuple[tuple[str, int], ...], float, str, tuple[dict[str, object], ...]]:
@@ -2308,6 +2332,9 @@ def owner_matcher(
         )
         if like:
             return "needs_review", (), 0.0, "", like[0], like[1], (tokens, suffix)
+        itself = _entity_signing_itself(index, names[i], address)
+        if itself:
+            return "needs_review", (), 0.0, "", itself[0], itself[1], (tokens, suffix)
         return "not_owner", (), 0.0, "", res.note, cd, (tokens, suffix)
 
     def match_lines(which: Sequence[int]) -> list[Line]:

@@ -892,6 +892,7 @@ def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
     long = _life_tenants(long)
     long = _agents_of_trusts(long)
     long, any_used = _care_of_slots(long, any_used)
+    long = _shared_surnames(long)
     return _by_row_slot(_split_joint_first_names(long)), any_used
 
 
@@ -1035,6 +1036,59 @@ def _care_of_slots(long: pd.DataFrame, any_used: np.ndarray) -> tuple[pd.DataFra
     owned[kept["_row"].to_numpy(dtype=np.int64)] = True
     any_used[np.unique(rows[care])] &= owned[np.unique(rows[care])]
     return kept, any_used
+
+
+#: A first-name field of given names only (``MARY``, ``MARY ANN``, ``MARY J.``,
+#: ``JOHN & MARY``): letters, apostrophes, hyphens, periods, ``&``.
+_GIVEN_NAMES_ONLY = r"^[A-Z][A-Z'.\-]*(?:\s+(?:&\s+|AND\s+)?[A-Z][A-Z'.\-]*)*$"
+
+
+def _shared_surnames(long: pd.DataFrame) -> pd.DataFrame:
+    """A co-owner written with a first name only shares the surname of the record.
+
+    Rolls write a spouse in an additional owner slot as first name ``MARY``
+    and no last name beside ``JOHN SMITH``, as free text writes ``SMITH JOHN
+    & MARY``: she is MARY SMITH, one of two owners (without a surname she
+    could be counted in the divisor but never matched). The surname is that
+    of the nearest earlier slot of the same record naming a person (first
+    and last name, no entity word), else of the nearest later one; the
+    donor's suffix is its own. A slot whose first-name field holds more than
+    given names (an entity word, a care-of name, digits) is left as written.
+    :func:`owner_quality` lists such records (``surname_from_co_owner``).
+    """
+    blank_last = _blank_distinct(long["last"])
+    if not blank_last.any():
+        return long
+    first = long["first"]
+    given = (
+        blank_last
+        & _contains_distinct(first.str.upper(), _GIVEN_NAMES_ONLY)
+        & ~_contains_distinct(first.str.upper(), ENTITY_REGEX)
+    )
+    if not given.any():
+        return long
+    donor = (
+        ~blank_last
+        & ~_blank_distinct(first)
+        & ~_contains_distinct(_join(first, long["last"]).str.upper(), ENTITY_REGEX)
+    )
+    rows = long["_row"].to_numpy(dtype=np.int64)
+    slots = long["_slot"].to_numpy(dtype=np.int64)
+    lasts = long["last"].to_numpy(dtype=object)
+    # a few records only: plain Python over the donors of their rows
+    wanted = set(rows[given].tolist())
+    donors: dict[int, list[tuple[int, str]]] = {}
+    for i in np.flatnonzero(donor & np.isin(rows, list(wanted))):
+        donors.setdefault(int(rows[i]), []).append((int(slots[i]), str(lasts[i])))
+    fill = long["last"].to_numpy(dtype=object).copy()
+    for i in np.flatnonzero(given):
+        found = sorted(donors.get(int(rows[i]), ()))
+        if not found:
+            continue
+        earlier = [last for slot, last in found if slot < slots[i]]
+        later = [last for slot, last in found if slot > slots[i]]
+        fill[i] = earlier[-1] if earlier else later[0]
+    return long.assign(last=pd.Series(fill, index=long.index, dtype=long["last"].dtype))
 
 
 #: "JOHN & MARY" or "JOHN AND MARY" in a first-name field.
@@ -1216,9 +1270,16 @@ def _override_owners(overrides: pd.DataFrame) -> pd.DataFrame:
 
 
 @lru_cache(maxsize=200_000)
-def _entity_details(name: str) -> tuple[str, str, str]:
-    """(subkind, role, agent) of an entity named in a structured field."""
-    parsed = [p for p in parse_owner_text(name) if p.is_owner]
+def _entity_details(name: str, first_last: bool = False) -> tuple[str, str, str]:
+    """(subkind, role, agent) of an entity named in a structured field.
+
+    ``name`` is the slot's fields joined (first, middle, last, suffix): with a
+    first name it is written ``First Last`` (``ANN LEE TRUSTEE`` of first
+    ``ANN``, last ``LEE TRUSTEE``), else as the last-name field writes it
+    (``DOE JANE TRUSTEE``, surname first).
+    """
+    order: Literal["last_first", "first_last"] = "first_last" if first_last else "last_first"
+    parsed = [p for p in parse_owner_text(name, order=order) if p.is_owner]
     if len(parsed) == 1 and parsed[0].kind == "entity":
         return parsed[0].subkind, parsed[0].role, parsed[0].agent
     return "other", "", ""
@@ -1338,7 +1399,9 @@ def parse_owners(roll: pd.DataFrame, *, overrides: pd.DataFrame | None = None) -
     todo = np.flatnonzero(structured & ent)
     if len(todo):
         names = out["name"].to_numpy(dtype=object)
-        details = [_entity_details(str(names[i])) for i in todo]
+        # the slot's own first-name field says in which order its name is joined
+        with_first = (~_blank_distinct(long["first"])).astype(bool)
+        details = [_entity_details(str(names[i]), bool(with_first[i])) for i in todo]
         subkind[todo] = [d[0] for d in details]
         role[todo] = [d[1] for d in details]
         # a trustee named in a slot of its own (:func:`_agents_of_trusts`) stays
@@ -1443,7 +1506,33 @@ def owner_quality(owners: pd.DataFrame, roll: pd.DataFrame | None = None) -> dic
         roll_keys = np.asarray(roll[PARCEL_KEY], dtype=object)
         missing = sorted({str(k) for k in roll_keys[~isin(roll_keys, keys)]})
         out["without_owner"] = {"count": len(missing), "keys": missing}
+        shared = _first_name_only_keys(roll)
+        out["surname_from_co_owner"] = {
+            "count": len(shared),
+            "keys": shared,
+            "note": (
+                "an owner written with a first name only (MARY beside JOHN SMITH): read "
+                "with the surname of the record's other owner (MARY SMITH), as SMITH JOHN "
+                "& MARY reads, or as written where the record names no other person. If "
+                "the surname is another, an ownership override naming the owner lets the "
+                "signature be credited."
+            ),
+        }
     return out
+
+
+def _first_name_only_keys(roll: pd.DataFrame) -> list[str]:
+    """Keys of the records with an owner slot of a first name and no last name."""
+    hit = np.zeros(len(roll), dtype=bool)
+    for first_col, _, last_col, _ in _SLOTS:
+        if first_col not in roll or last_col not in roll:
+            continue
+        first = roll[first_col].astype("str").where(roll[first_col].notna(), "")
+        last = roll[last_col].astype("str").where(roll[last_col].notna(), "")
+        hit |= ~_blank_distinct(first) & _blank_distinct(last)
+    if not hit.any():
+        return []
+    return sorted({str(k) for k in np.asarray(roll[PARCEL_KEY], dtype=object)[hit]})
 
 
 def person_like_names(name: str) -> list[ParsedOwner]:
