@@ -113,6 +113,11 @@ def run(
     except InputError as exc:
         _input_error(exc)
         return
+    except PermissionError as exc:
+        # a file or folder of the petition this user may not read (or a results
+        # folder it may not write): one line, as any bad input
+        _input_error(InputError(exc.filename, f"permission denied ({exc.strerror})"))
+        return
     _err.print(f"Results written to {result_dir}", markup=False)
 
 

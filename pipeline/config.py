@@ -59,7 +59,7 @@ class _Section(BaseModel):
 
 
 class PetitionSection(_Section):
-    name: str = Field(min_length=1)
+    name: str = Field(min_length=1, pattern=r"\S")
     filed_on: dt.date
     bases: tuple[Basis, ...] = Field(min_length=1)
     regime: RegimeName = "auto"
@@ -97,7 +97,7 @@ class TerritorySection(_Section):
 
 class TownSection(_Section):
     swis: str = Field(pattern=r"^\d{6}$")
-    name: str = Field(min_length=1)
+    name: str = Field(min_length=1, pattern=r"\S")
     #: One roll file, a folder of yearly rolls, or (added) a list of yearly roll
     #: files; with several years, the year's roll is chosen by
     #: :func:`pipeline.io.load.resolve_roll`.
@@ -158,7 +158,7 @@ class InhabitantsSection(_Section):
 
 
 class Designee(_Section):
-    name: str = Field(min_length=1)
+    name: str = Field(min_length=1, pattern=r"\S")
     address: str = ""
     town: str = ""
 
@@ -356,6 +356,8 @@ def _plain_words(err: Mapping[str, Any]) -> str:
     field = str(err["loc"][-1]) if err.get("loc") else ""
     if kind == "string_pattern_mismatch" and field == "swis":
         return f'{given!r} is no SWIS code: write the town\'s 6 digits in quotes ("104400")'
+    if kind == "string_pattern_mismatch" and field == "name":
+        return "must not be blank: write the name"
     if kind == "string_type" and isinstance(given, int | float) and not isinstance(given, bool):
         return f'write the value in quotes, as text ("{given}")'
     if kind in ("too_short", "string_too_short"):
@@ -454,6 +456,8 @@ def load_config(path: str | Path) -> PetitionConfig:
         raise InputError(file, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(file, f"not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise InputError(file, f"cannot be read ({exc.strerror or exc})") from None
     _check_unknown_keys(raw, file)
     raw = _resolve_paths(raw, file.resolve().parent, file)
     try:

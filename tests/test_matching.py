@@ -372,9 +372,12 @@ def test_decisions_reapplied_and_stale_reported() -> None:
     # a reject naming a parcel not on the roll rejects nothing: told, not dropped
     typo = dec.iloc[[0]].assign(decision="reject", parcel_key="104489|98", print_key_code="98")
     assert stale_decisions(typo, sig, pages, ROLL, None) == [
-        "match decision for page 1 line 1: reject of parcel 104489:98, which is not on the roll: "
-        "it rejects no candidate (to reject the line, name no parcel)"
+        "match decision for page 1 line 1 (decisions file, row 1): reject of parcel "
+        "104489:98, which is not on the roll: it rejects no candidate (to reject the line, "
+        "name no parcel)"
     ]
+    # the row of the decisions file is named (A15 F12): page 3 line 1 is the 4th row
+    assert msgs[2].startswith("match decision for page 3 line 1 (decisions file, row 4)")
 
 
 def test_review_queue_lists_candidates_with_evidence() -> None:

@@ -201,6 +201,7 @@ def _column_xml(
         out = list(map(number, range(first_row, first_row + len(values)), values))
         return out, max(map(len, map(str, values)))
     if kinds == {float} and all(map(math.isfinite, values)):
+        values = [v + 0.0 for v in values]  # -0.0 is written 0.0
         out = list(map(number, range(first_row, first_row + len(values)), values))
         return out, _widest_money(values)
     if str in kinds and kinds <= {str, float} and all(v != v for v in values if type(v) is float):
@@ -225,7 +226,7 @@ def _column_xml(
             if raw != raw or raw in (math.inf, -math.inf):
                 add(empty(r) if empty else "")
             else:
-                add(number(r, raw))
+                add(number(r, raw + 0.0))  # -0.0 is written 0.0
                 floats.append(raw)
             continue
         if kind is int:
@@ -247,7 +248,7 @@ def _column_xml(
             add(f'<c r="{letter}{r}"{style} t="b"><v>{int(v)}</v></c>')
             n = len(str(v))
         elif isinstance(v, int | float):
-            add(number(r, v))
+            add(number(r, v + 0.0 if isinstance(v, float) else v))
             if isinstance(v, float):
                 floats.append(v)
                 continue

@@ -81,6 +81,7 @@ def union_territory(boundary: gpd.GeoSeries) -> tuple[Any, list[str]]:
         raise TypeError("boundary must be a GeoSeries")
     repairs: list[str] = []
     pieces: list[Any] = []
+    labels: list[Any] = []  # each piece's feature label
     for label, geom in boundary.items():
         if geom is None or geom.is_empty:
             repairs.append(f"feature {label!r}: no geometry; ignored")
@@ -89,6 +90,7 @@ def union_territory(boundary: gpd.GeoSeries) -> tuple[Any, list[str]]:
             raise ValueError(f"feature {label!r}: boundary must be polygons, got {geom.geom_type}")
         if geom.is_valid:
             pieces.append(geom)
+            labels.append(label)
             continue
         reason = shapely.is_valid_reason(geom)
         fixed = polygonal(made_valid(geom))
@@ -100,12 +102,40 @@ def union_territory(boundary: gpd.GeoSeries) -> tuple[Any, list[str]]:
             repairs.append(f"feature {label!r}: nothing left after repair; ignored")
             continue
         pieces.append(fixed)
+        labels.append(label)
     if not pieces:
         raise ValueError("the boundary holds no polygon")
     territory = polygonal(shapely.union_all(pieces))
     if territory.is_empty:
         raise ValueError("the boundary polygons have zero area")
+    repairs += _overlap_notes(pieces, labels, territory.area)
     return territory, repairs
+
+
+def _overlap_notes(pieces: list[Any], labels: list[Any], union_area: float) -> list[str]:
+    """A note naming the features that overlap one another (their union is taken).
+
+    Features that tile the territory share edges only: the sum of their areas
+    is the union's. More than that (beyond round-off, 1e-9 of it) means two
+    features cover the same land: a second copy of the boundary, an old and a
+    new line in one layer. The territory is still their union; the note names
+    the pairs and the land covered twice.
+    """
+    if len(pieces) < 2 or sum(p.area for p in pieces) <= union_area * (1 + 1e-9):
+        return []
+    tree = shapely.STRtree(pieces)
+    left, right = tree.query(pieces, predicate="intersects")
+    pairs = [(int(i), int(j)) for i, j in zip(left, right, strict=True) if i < j]
+    overlaps = [(i, j, pieces[i].intersection(pieces[j]).area) for i, j in pairs]
+    overlaps = [o for o in overlaps if o[2] > union_area * 1e-9]
+    if not overlaps:
+        return []
+    shown = "; ".join(f"{labels[i]} and {labels[j]} by {a:.6g}" for i, j, a in overlaps[:5])
+    more = f" and {len(overlaps) - 5} more pairs" if len(overlaps) > 5 else ""
+    return [
+        f"boundary features overlap (area in CRS units²): {shown}{more}. The territory is "
+        "their union; check that the boundary file holds the proposed territory only once"
+    ]
 
 
 class TownParts(NamedTuple):

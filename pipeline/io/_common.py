@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -45,7 +46,10 @@ def read_bytes(path: str | Path) -> bytes:
         raise InputError(p, "file not found")
     if p.is_dir():
         raise InputError(p, "is a folder, not a file")
-    data = p.read_bytes()
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise InputError(p, f"cannot be read ({exc.strerror or exc})") from None
     if not data.strip():
         raise InputError(p, "file is empty")
     return data
@@ -91,8 +95,33 @@ def data_row_at(before: str, *, header: bool) -> int | None:
 
 
 def _csv_records_python(text: str, path: str | Path, *, header: bool) -> list[list[str]]:
-    """Parse with the stdlib (slow path); checks every record's field count."""
-    rows = [r for r in csv.reader(io.StringIO(text)) if r]
+    """Parse with the stdlib (slow path); checks every record's field count.
+
+    Strict: a quote opened and never closed (``,"Harlow`` on one line) is an
+    error naming its row, not every later row read into that one cell.
+    """
+    rows: list[list[str]] = []
+    reader = csv.reader(io.StringIO(text), strict=True)
+    line = 0
+    try:
+        for r in reader:
+            line = reader.line_num
+            if r:
+                rows.append(r)
+    except csv.Error as exc:
+        row = len(rows) if header else len(rows) + 1
+        unclosed = "end of data" in str(exc) or "EOF" in str(exc)
+        raise InputError(
+            path,
+            (
+                f"a quote opened on line {line + 1} of the file is never closed (a lone "
+                '" in a value): every row after it would be read into one cell; remove the '
+                'quote or close it ("")'
+            )
+            if unclosed
+            else f"not valid CSV on line {reader.line_num} of the file ({exc})",
+            row=row if row >= 1 else None,
+        ) from None
     if not rows:
         raise InputError(path, "file is empty")
     width = len(rows[0])
@@ -176,6 +205,10 @@ def csv_text_frame(
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
     else:
+        if data.startswith(b"\xef\xbb\xbf"):
+            # a UTF-8 byte-order mark before a Latin-1 file (an editor's save):
+            # no part of the first value
+            data = data[3:]
         text = data.decode(encoding)
         data = text.encode("utf-8")
     nul = text.find("\x00")
@@ -206,6 +239,11 @@ def csv_text_frame(
         cols = [f"f{i}" for i in range(len(first))]
     wanted = [c for c in cols if keep is None or c in keep]
     try:
+        if text.count('"') % 2:
+            # an odd number of quotes: one may be opened and never closed, which
+            # pyarrow reads to the end of the file as one cell; the strict parser
+            # below names its row (a quote inside an unquoted value is read as is)
+            raise pa.ArrowInvalid("odd number of quote characters")
         table = pacsv.read_csv(
             io.BytesIO(data),
             read_options=pacsv.ReadOptions(
@@ -244,11 +282,33 @@ def csv_text_frame(
     return df
 
 
+class _RepeatedKeys(dict[str, Any]):
+    """A JSON object that wrote a key more than once (``repeated``: those keys)."""
+
+    repeated: list[str]
+
+
+def _object_of_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``' object hook: a dict, marked when a key is repeated.
+
+    Python's ``json`` keeps the last of repeated keys silently; a roll record
+    giving ``assessment_total`` twice must not be read as either.
+    """
+    out: dict[str, Any] = dict(pairs)
+    if len(out) == len(pairs):
+        return out
+    seen: set[str] = set()
+    repeated = [k for k, _ in pairs if k in seen or seen.add(k)]  # type: ignore[func-returns-value]
+    marked = _RepeatedKeys(out)
+    marked.repeated = repeated
+    return marked
+
+
 def json_text_frame(data: bytes, path: str | Path) -> pd.DataFrame:
     """Read a JSON list of flat objects into a ``str`` frame (absent -> ``""``)."""
     text = decode_utf8(data, path, header=None)  # the line names the place in JSON
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, object_pairs_hook=_object_of_pairs)
     except json.JSONDecodeError as exc:
         raise InputError(path, f"not valid JSON: {exc.msg} (line {exc.lineno})") from None
     if isinstance(obj, dict):
@@ -263,6 +323,13 @@ def json_text_frame(data: bytes, path: str | Path) -> pd.DataFrame:
     for i, item in enumerate(obj, start=1):
         if not isinstance(item, dict):
             raise InputError(path, "each row must be a JSON object", row=i)
+        if isinstance(item, _RepeatedKeys):
+            raise InputError(
+                path,
+                "the field is given twice in this row (which value is meant cannot be told)",
+                row=i,
+                column=item.repeated[0],
+            )
         rec: dict[str, str] = {}
         for k, v in item.items():
             if v is None:

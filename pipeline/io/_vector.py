@@ -13,6 +13,7 @@ from pathlib import Path
 import geopandas as gpd
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyogrio
 import shapely
 from pyproj import CRS
@@ -521,6 +522,29 @@ STREET_NAME_FIELDS = ("name", "fullname", "street", "st_name", "label")
 _LINE_TYPES = (1, 2, 5)  # LineString, LinearRing, MultiLineString
 
 
+def _raise_not_utf8(values: pd.Series, path: str | Path, what: str) -> None:
+    """Raise naming the first feature whose text is not valid UTF-8 (if any).
+
+    GDAL hands a field's bytes over as text as they are: a Latin-1 ``ü`` in a
+    file without an encoding declared is no UTF-8, and the column cannot be read.
+    """
+    raw = pa.chunked_array(pa.array(values.array)).cast(pa.binary()).to_pylist()
+    for i, b in enumerate(raw):
+        if b is None:
+            continue
+        try:
+            b.decode("utf-8")
+        except UnicodeDecodeError:
+            shown = b.decode("utf-8", "replace")
+            raise InputError(
+                path,
+                f"{what}: the text {shown!r} is not valid UTF-8; save the file with UTF-8 "
+                "encoding (or declare its encoding, e.g. a .cpg file beside a shapefile)",
+                feature=i + 1,
+                column=str(values.name),
+            ) from None
+
+
 def read_lines(
     path: str | Path, *, crs: str | None, working_crs: str, what: str
 ) -> gpd.GeoDataFrame:
@@ -576,7 +600,11 @@ def read_lines(
             feature=i + 1,
             column="geometry",
         )
-    names = gdf[field].map(lambda v: "" if v is None or pd.isna(v) else str(v).strip())
+    try:
+        names = gdf[field].map(lambda v: "" if v is None or pd.isna(v) else str(v).strip())
+    except pa.ArrowException:
+        _raise_not_utf8(gdf[field], path, what)
+        raise
     out = gpd.GeoDataFrame(
         {
             "name": names.astype("str").to_numpy(),

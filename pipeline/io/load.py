@@ -36,7 +36,7 @@ from pipeline.errors import (
 )
 from pipeline.frames import PARCEL_KEY, SOURCE_ROW
 from pipeline.geometry import union_territory
-from pipeline.geometry.area import suits_place, working_crs_for
+from pipeline.geometry.area import geodesic_area_sq_mi, suits_place, working_crs_for
 from pipeline.geometry.territory import (
     check_town_polygons_hold_their_parcels,
     check_unlisted_towns,
@@ -606,6 +606,14 @@ def _streets_near(streets: gpd.GeoDataFrame, territory: Any, working_crs: Any) -
     return bool(near.any())
 
 
+#: Square feet in a square mile (5,280²).
+SQ_FT_PER_SQ_MI = 5280.0**2
+
+#: A territory smaller than this (square feet) is no land: bad input. One
+#: hundred square feet is a 10 ft square, far below any village.
+MIN_TERRITORY_SQ_FT = 100.0
+
+
 def load_inputs(
     config: PetitionConfig, *, progress: Progress = _noop, roll_year: int | None = None
 ) -> PetitionInputs:
@@ -631,9 +639,20 @@ def load_inputs(
     )
     notes.extend(repairs)
     try:
-        territory, union_notes = union_territory(boundary.geometry)
+        # features named as the file counts them, from 1
+        features = boundary.geometry.set_axis(range(1, len(boundary) + 1))
+        territory, union_notes = union_territory(features)
     except ValueError as exc:
         raise InputError(config.territory.boundary, str(exc)) from None
+    sq_ft = geodesic_area_sq_mi(territory, working_crs) * SQ_FT_PER_SQ_MI
+    if sq_ft < MIN_TERRITORY_SQ_FT:
+        # a sliver (a ring of nearly collinear points): no land to incorporate,
+        # and every test of the run would be about nothing
+        raise InputError(
+            config.territory.boundary,
+            f"the territory's area is {sq_ft:.3g} square feet: no land (a ring of nearly "
+            "collinear points, or coordinates in the wrong units?)",
+        )
     notes.extend(union_notes)
     territory_notes = (*repairs, *union_notes)
 

@@ -148,6 +148,14 @@ def check_results_folder(final: Path, *, marker: str = "manifest.json") -> None:
         Naming ``final`` and why it is refused.
     """
     final = Path(final)
+    if final.is_symlink():
+        # the results replace ``final`` by a rename: a link would be replaced by
+        # a folder, and the folder it points to keep the older results
+        raise InputError(
+            final,
+            f"the results folder is a symbolic link (to {os.readlink(final)}): give the "
+            "folder it points to as the results folder",
+        )
     # the results are made beside ``final`` and renamed into place: its nearest
     # existing folder must be writable (found now, not after the whole run)
     nearest = final.absolute().parent
@@ -182,6 +190,10 @@ def write_csv(path: Path, frame: pd.DataFrame) -> None:
     out.columns = [inert_text(str(c)) for c in out.columns]
     for col in out.columns:
         values = out[col]
+        if pd.api.types.is_float_dtype(values):
+            # -0.0 (a negative figure rounded, "-0" in an input) is written 0.0
+            out[col] = values + 0.0
+            continue
         if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
             continue
         if isinstance(values.dtype, pd.StringDtype):

@@ -16,7 +16,7 @@ import math
 
 import pandas as pd
 
-from pipeline.frames import PARCEL_KEY
+from pipeline.frames import PARCEL_KEY, SOURCE_ROW
 
 __all__ = [
     "REVIEW_COLUMNS",
@@ -245,7 +245,12 @@ def stale_decisions(
         "(of the whole line) wins"
         for p, q in both
     ]
-    for p, q, kind, key, sw, pk, sid in zip(
+    rows = (
+        decisions[SOURCE_ROW].tolist()
+        if SOURCE_ROW in decisions.columns
+        else list(range(1, len(decisions) + 1))
+    )
+    for p, q, kind, key, sw, pk, sid, row in zip(
         decisions["page"].tolist(),
         decisions["line"].tolist(),
         (s.strip().lower() for s in _text(decisions, "decision")),
@@ -253,11 +258,13 @@ def stale_decisions(
         _text(decisions, "swis_code"),
         _text(decisions, "print_key_code"),
         (s.strip() for s in _text(decisions, "SBOEID")),
+        rows,
         strict=True,
     ):
         if p is None or q is None or (isinstance(p, float) and math.isnan(p)):
             continue
-        where = f"match decision for page {int(p)} line {int(q)}"
+        # the decisions file's row (data rows from 1), to find the decision by
+        where = f"match decision for page {int(p)} line {int(q)} (decisions file, row {row})"
         if (int(p), int(q)) not in lines:
             out.append(f"{where}: no such signature line")
             continue

@@ -1,0 +1,172 @@
+"""Faults of input files that must stop the run, or be told (audit A15).
+
+Each case is a file as a person or a program may really leave it: a lone quote,
+a key written twice in JSON, a Latin-1 byte in a street layer, a byte-order mark
+before a Latin-1 voter file, a blank name, a file that cannot be read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import geopandas as gpd
+import pandas as pd
+import pytest
+from shapely.geometry import Polygon, box
+from test_readers_voters import ANNA, BEN, write_boe
+from test_run_handworked import make_petition, petition_run
+
+from pipeline.config import load_config
+from pipeline.errors import InputError
+from pipeline.frames import BOE_FIELDS_47
+from pipeline.geometry import union_territory
+from pipeline.io import read_inhabitants, read_lines, read_roll, read_voters
+from pipeline.io._common import read_bytes
+from pipeline.io.results import check_results_folder, write_csv
+
+
+def test_a_quote_never_closed_names_its_row_not_drops_the_rest(tmp_path: Path) -> None:
+    # Row 2's town opens a quote that no later character closes: read leniently,
+    # rows 3.. would become one cell of row 2 (2 entries of 4 left, no error).
+    p = tmp_path / "inhabitants.csv"
+    p.write_text(
+        "name,address,town\n"
+        "Ann Lee,1 Main St,Harlow\n"
+        'Bob Lee,1 Main St,"Harlow\n'
+        "Cid Lee,2 Main St,Harlow\n"
+        "Dee Lee,3 Main St,Harlow\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(InputError) as err:
+        read_inhabitants(p)
+    assert err.value.row == 2
+    assert "a quote opened on line 3 of the file is never closed" in err.value.message
+    # a quote inside a value that is not quoted is text, as before: 5" is five inches
+    p.write_text('name,address,town\nAnn 5" Lee,1 Main St,Harlow\n', encoding="utf-8")
+    assert read_inhabitants(p)["name"].tolist() == ['Ann 5" Lee']
+
+
+def test_a_quote_never_closed_stops_petition_run(tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    config = make_petition(root)
+    sig = root / "signatures.csv"
+    lines = sig.read_text().splitlines()
+    lines[1] = lines[1].replace(",1 Main St,", ',"1 Main St,')
+    sig.write_text("\n".join(lines) + "\n")
+    proc = petition_run(str(config), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 2
+    assert "signatures.csv, row 1: a quote opened on line 2" in proc.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_json_row_giving_a_field_twice_is_bad_input(tmp_path: Path) -> None:
+    # Python's json keeps the last of two keys silently: 100 read for 1,203,600
+    p = tmp_path / "roll.json"
+    p.write_text(
+        '[{"swis_code": "104489", "print_key_code": "1.-1-1", '
+        '"assessment_total": "1203600", "assessment_total": "100"}]'
+    )
+    with pytest.raises(InputError) as err:
+        read_roll(p, town_swis="104400")
+    assert (err.value.row, err.value.column) == (1, "assessment_total")
+    assert "given twice" in err.value.message
+
+
+def test_a_street_name_not_in_utf8_names_its_feature(tmp_path: Path) -> None:
+    p = tmp_path / "streets.geojson"
+    gpd.GeoDataFrame(
+        {"NAME": ["Main St", "Franklin RU"]},
+        geometry=gpd.GeoSeries.from_wkt(["LINESTRING (0 0, 1 1)", "LINESTRING (1 1, 2 2)"]),
+        crs="EPSG:2260",
+    ).to_file(p, driver="GeoJSON")
+    # a Latin-1 "ü" (0xFC) where the file says nothing of its encoding
+    p.write_bytes(p.read_bytes().replace(b"Franklin RU", b"Franklin R\xfc"))
+    with pytest.raises(InputError) as err:
+        read_lines(p, crs=None, working_crs="EPSG:2260", what="street")
+    assert (err.value.feature, err.value.column) == (2, "NAME")
+    assert "not valid UTF-8" in err.value.message
+
+
+def test_a_byte_order_mark_before_a_latin1_voter_file_is_no_part_of_the_name(
+    tmp_path: Path,
+) -> None:
+    p = write_boe(tmp_path, BOE_FIELDS_47, [ANNA, BEN])
+    p.write_bytes(b"\xef\xbb\xbf" + p.read_bytes())
+    assert read_voters(p)["LASTNAME"].tolist() == ["MUÑOZ", "ROE"]
+
+
+def test_a_blank_petition_name_is_bad_input(tmp_path: Path) -> None:
+    config = make_petition(tmp_path / "p")
+    config.write_text(config.read_text().replace('"Village of Handworked"', '"   "'))
+    with pytest.raises(InputError) as err:
+        load_config(config)
+    assert err.value.column == "petition.name"
+    assert "must not be blank" in err.value.message
+
+
+def test_a_file_that_cannot_be_read_is_bad_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    p = tmp_path / "rates.csv"
+    p.write_text("swis_code,rate_year,equalization_rate\n")
+
+    def refused(self: Path) -> bytes:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_bytes", refused)
+    with pytest.raises(InputError) as err:
+        read_bytes(p)
+    assert err.value.message.endswith("cannot be read (Permission denied)")
+
+
+def test_negative_zero_is_written_as_zero(tmp_path: Path) -> None:
+    # -0.0 (a "-0" in an input, a negative figure rounded) reads as a minus sign
+    write_csv(tmp_path / "x.csv", pd.DataFrame({"credit": [-0.0, 1.5, -2.0]}))
+    assert (tmp_path / "x.csv").read_text() == "credit\n0.0\n1.5\n-2.0\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links here")
+def test_a_results_folder_that_is_a_link_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    with pytest.raises(InputError) as err:
+        check_results_folder(tmp_path / "link")
+    assert "is a symbolic link" in err.value.message
+
+
+def test_a_territory_of_no_land_is_bad_input(tmp_path: Path) -> None:
+    # three nearly collinear points: a valid ring of 5 x 1e-4 / 2 = 2.5e-4 sq ft
+    root = tmp_path / "p"
+    config = make_petition(root)
+    x0, y0 = 700_000.0, 1_300_000.0
+    sliver = Polygon([(x0, y0), (x0 + 5, y0), (x0 + 2, y0 + 1e-4)])
+    gpd.GeoDataFrame(geometry=[sliver], crs="EPSG:2260").to_file(
+        root / "territory.geojson", driver="GeoJSON"
+    )
+    proc = petition_run(str(config), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 2
+    assert "the territory's area is" in proc.stderr and "no land" in proc.stderr
+
+
+def test_overlapping_boundary_features_are_told() -> None:
+    # features 1 and 2: [0,100]x[0,100] and [50,150]x[0,100] cover 50 x 100 =
+    # 5,000 twice; feature 3 only touches feature 2 (an edge: no overlap)
+    features = gpd.GeoSeries(
+        [box(0, 0, 100, 100), box(50, 0, 150, 100), box(150, 0, 200, 100)], index=[1, 2, 3]
+    )
+    territory, notes = union_territory(features)
+    assert territory.area == pytest.approx(20_000.0)  # 200 x 100
+    assert notes == [
+        "boundary features overlap (area in CRS units²): 1 and 2 by 5000. The territory "
+        "is their union; check that the boundary file holds the proposed territory only once"
+    ]
+
+
+def test_the_outputs_of_a_clean_petition_hold_no_overlap_note(tmp_path: Path) -> None:
+    config = make_petition(tmp_path / "p")
+    proc = petition_run(str(config), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert not any("overlap" in w for w in summary["warnings"])
