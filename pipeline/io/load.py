@@ -609,9 +609,10 @@ def _streets_near(streets: gpd.GeoDataFrame, territory: Any, working_crs: Any) -
 #: Square feet in a square mile (5,280²).
 SQ_FT_PER_SQ_MI = 5280.0**2
 
-#: A territory smaller than this (square feet) is no land: bad input. One
-#: hundred square feet is a 10 ft square, far below any village.
-MIN_TERRITORY_SQ_FT = 100.0
+#: A territory smaller than this (square feet) is no land: bad input (a ring
+#: of nearly collinear points). A territory of a few square feet elsewhere
+#: (coordinates in the wrong CRS) is told by the check that it overlaps no parcel.
+MIN_TERRITORY_SQ_FT = 1.0
 
 
 def load_inputs(
