@@ -389,3 +389,53 @@ def test_an_owner_slot_of_a_first_name_only_takes_the_records_surname() -> None:
     }  # fmt: skip
     listed = owner_quality(owners, roll)["surname_from_co_owner"]
     assert listed["keys"] == ["104401|1", "104401|2", "104401|3", "104401|4"]
+
+
+def test_a_first_name_only_slot_takes_a_surname_only_where_it_is_sure() -> None:
+    # Audit A16. Each record: JOHN SMITH (or as given) and a slot of no last name.
+    # 1 "MARY JONES" may be a whole name: as written (not MARY JONES SMITH).
+    # 2 "MR & MRS" are titles (MR is John): as written, 2 owners, not 3.
+    # 3 two surnames in the record (POWER, SMITH): which is MARY's cannot be told.
+    # 4 POWER is a surname beside a first name: MARY POWER.
+    # 5 an accented given name: MARIÉ SMITH.
+    # 6 "JOHN" beside JOHN SMITH would repeat him: as written.
+    # 7 the surname field "SMITH JR" holds a suffix: as written.
+    # 8 a given name and an initial: MARY J SMITH.
+    slots = [
+        ("primary_owner_first_name", "primary_owner_last_name", "primary_owner_suffix"),
+        *(
+            (f"additional_owner_{i}_first", f"additional_owner_{i}_last_name",
+             f"additional_owner_{i}_suffix")
+            for i in (1, 2)
+        ),
+    ]  # fmt: skip
+    records = [
+        [("JOHN", "SMITH"), ("MARY JONES", "")],
+        [("JOHN", "SMITH"), ("MR & MRS", "")],
+        [("JOHN", "POWER"), ("MARY", ""), ("WM", "SMITH", "III")],
+        [("JOHN", "POWER"), ("MARY", "")],
+        [("JOHN", "SMITH"), ("MARIÉ", "")],
+        [("JOHN", "SMITH"), ("JOHN", "")],
+        [("JOHN", "SMITH JR"), ("MARY", "")],
+        [("JOHN", "SMITH"), ("MARY J", "")],
+    ]
+    rows = []
+    for n, rec in enumerate(records, start=1):
+        row = {"swis_code": "104401", "print_key_code": str(n)}
+        for (f, last, sfx), written in zip(slots, rec, strict=False):
+            row[f], row[last] = written[0], written[1]
+            if len(written) > 2:
+                row[sfx] = written[2]
+        rows.append(row)
+    owners = parse_owners(make_roll(rows))
+    names = owners.groupby("parcel_key", sort=False)["name"].apply(list).tolist()
+    assert names == [
+        ["JOHN SMITH", "MARY JONES"],
+        ["JOHN SMITH", "MR & MRS"],
+        ["JOHN POWER", "MARY", "WM SMITH III"],
+        ["JOHN POWER", "MARY POWER"],
+        ["JOHN SMITH", "MARIÉ SMITH"],
+        ["JOHN SMITH", "JOHN"],
+        ["JOHN SMITH JR", "MARY"],
+        ["JOHN SMITH", "MARY J SMITH"],
+    ]

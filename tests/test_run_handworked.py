@@ -2097,3 +2097,26 @@ def test_an_entity_signing_in_its_own_name_goes_to_review(tmp_path: Path) -> Non
     summary = json.loads((out / "summary.json").read_text())
     part_b = next(p for p in summary["owner_test"]["parts"] if p["swis"] == "104600")
     assert part_b["signer_assessed"] == 0
+
+
+def test_an_entity_credited_through_a_signer_adds_nothing_in_its_own_name(
+    tmp_path: Path,
+) -> None:
+    # Audit A16 F4. Wile E. Coyote signs for Acme LLC (line 3: part B 40,000 of
+    # 40,000); line 4 is "Acme LLC" itself. It cannot raise the figures, so it
+    # is a duplicate of line 3, not a review that says they may rise.
+    root = tmp_path / "p"
+    config = make_petition(root, acme_signs=True)
+    sig = root / "signatures.csv"
+    sig.write_text(sig.read_text() + "1,4,Acme LLC,9 Elm St,Albany,2023-05-02,,20000\n")
+    pages = root / "pages.csv"
+    pages.write_text(pages.read_text().replace(",3,2023-05-03", ",4,2023-05-03"))
+    out = run_ok(config, tmp_path / "out")
+    lines = pd.read_csv(out / "signatures.csv").set_index("line")
+    assert lines.loc[3, "status"] == "counted"
+    assert lines.loc[4, "status"] == "duplicate"
+    assert "credited on page 1 line 3" in lines.loc[4, "note"]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["review"]["owner_lines_pending"] == 0
+    part_b = next(p for p in summary["owner_test"]["parts"] if p["swis"] == "104600")
+    assert part_b["signer_full"] == pytest.approx(40_000)  # 20,000 / (50 / 100)

@@ -1816,6 +1816,10 @@ def _entity_candidate(
     }
 
 
+#: How the note of a line in an entity owner's own name begins.
+_ITSELF_NOTE = "the line names the owner "
+
+
 def _entity_signing_itself(
     index: OwnerIndex, name: str, address: str
 ) -> tuple[str, tuple[dict[str, object], ...]] | None:
@@ -1832,7 +1836,7 @@ def _entity_signing_itself(
     _st, _rows, _sc, _nt, cands = _match_entity(index, name, address)
     held = sorted({index.labels.get(k, k) for g in _entity_groups(index, norm) for k, _ in g})
     note = (
-        f"the line names the owner {norm!r} itself ({';'.join(held[:5])}"
+        f"{_ITSELF_NOTE}{norm!r} itself ({';'.join(held[:5])}"
         + (f" and {len(held) - 5} more" if len(held) > 5 else "")
         + "), with no person: an entity signs through a person; write the name of the "
         f"person who signed and signing_for {norm!r}, and the entity's share is credited"
@@ -2522,6 +2526,29 @@ def owner_matcher(
         by_person[person[i]] = i
         for r in keys_out[i]:
             by_row.setdefault(r, i)
+    # a line in an entity's own name (review) whose entity is credited through
+    # a line signed for it adds nothing: the review would hold out a rise of
+    # the signers' value that cannot come
+    itself = [
+        i for i in range(n) if status[i] == "needs_review" and note[i].startswith(_ITSELF_NOTE)
+    ]
+    if itself:
+        credited: dict[str, int] = {}
+        for j in sorted(range(n), key=lambda j: (pg[j], ln[j], j)):
+            if status[j] == "counted":
+                for k, _ in keys_out[j]:
+                    credited.setdefault(k, j)
+        for i in itself:
+            norm = normalize_name(fold_accents(names[i]))
+            held = sorted({k for g in _entity_groups(index, norm) for k, _ in g})
+            by = sorted({credited[k] for k in held if k in credited})
+            if by and all(k in credited for k in held):
+                j = by[0]
+                status[i] = "duplicate"
+                note[i] = (
+                    f"the owner {norm!r} is credited on page {pg[j]} line {ln[j]}, signed "
+                    "for it; this line in its own name adds nothing"
+                )
     # every line not counted says why: a plain miss had no note
     for i in range(n):
         if status[i] == "not_owner" and not note[i]:

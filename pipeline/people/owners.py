@@ -1038,9 +1038,31 @@ def _care_of_slots(long: pd.DataFrame, any_used: np.ndarray) -> tuple[pd.DataFra
     return kept, any_used
 
 
-#: A first-name field of given names only (``MARY``, ``MARY ANN``, ``MARY J.``,
-#: ``JOHN & MARY``): letters, apostrophes, hyphens, periods, ``&``.
-_GIVEN_NAMES_ONLY = r"^[A-Z][A-Z'.\-]*(?:\s+(?:&\s+|AND\s+)?[A-Z][A-Z'.\-]*)*$"
+#: One given name (two letters or more, any script), with a middle initial at most.
+_GIVEN = r"[^\W\d_][^\W\d_'\-]+(?:\s+[^\W\d_]\.?)?"
+
+#: A first-name field of given names only: ``MARY``, ``MARY J.``, ``JOHN & MARY``
+#: (not ``MARY JONES``, which may be a whole name, nor ``MARY ANN``).
+_GIVEN_NAMES_ONLY = re.compile(rf"{_GIVEN}(?:\s*(?:&|\bAND\b)\s*{_GIVEN})*")
+
+#: A last-name field that is a surname alone: words of letters, apostrophes and
+#: hyphens (``SMITH``, ``VAN DYKE``, ``O'BRIEN``, ``SMITH-JONES``).
+_SURNAME_ONLY = re.compile(r"[^\W\d_][^\W\d_'\-]*(?:\s+[^\W\d_][^\W\d_'\-]*)*")
+
+#: Words that are no given name or surname of their own: titles, generational
+#: suffixes, and the markers of heirs, trustees, executors, life estates.
+_NOT_A_NAME = frozenset(
+    {
+        "MR", "MRS", "MS", "MISS", "DR", "REV", "JR", "SR", "II", "III", "IV",
+        "HEIR", "HEIRS", "ETAL", "ETUX", "ETVIR", "EST", "ESTATE", "TRUST", "TRUSTEE",
+        "TRUSTEES", "TTEE", "TTEES", "TR", "TRS", "EXEC", "EXECUTOR", "EXECUTRIX",
+        "ADMR", "LIFE", "LU", "LE", "REM", "DEC", "DECEASED", "AND", "OR", "OF",
+    }
+)  # fmt: skip
+
+
+def _words_of(text: str) -> list[str]:
+    return re.findall(r"[^\W_][^\W_'\-.]*", text.upper())
 
 
 def _shared_surnames(long: pd.DataFrame) -> pd.DataFrame:
@@ -1049,45 +1071,60 @@ def _shared_surnames(long: pd.DataFrame) -> pd.DataFrame:
     Rolls write a spouse in an additional owner slot as first name ``MARY``
     and no last name beside ``JOHN SMITH``, as free text writes ``SMITH JOHN
     & MARY``: she is MARY SMITH, one of two owners (without a surname she
-    could be counted in the divisor but never matched). The surname is that
-    of the nearest earlier slot of the same record naming a person (first
-    and last name, no entity word), else of the nearest later one; the
-    donor's suffix is its own. A slot whose first-name field holds more than
-    given names (an entity word, a care-of name, digits) is left as written.
-    :func:`owner_quality` lists such records (``surname_from_co_owner``).
+    could be counted in the divisor but never matched).
+
+    Only where the reading is sure: the slot's first-name field holds given
+    names alone (``MARY``, ``MARY J``, ``JOHN & MARY``; not ``MARY JONES``,
+    a title such as ``MR & MRS``, ``JR`` or ``HEIRS``), and every other person
+    of the record (first and last name) writes one and the same plain surname
+    (no suffix, marker or ``&`` in the field; ``POWER`` or ``CHURCH`` is a
+    surname there). A name that would repeat another owner's of the record is
+    left as written, as is every slot of a record of several surnames.
+    :func:`owner_quality` lists the records with a slot of a first name only
+    (``surname_from_co_owner``).
     """
     blank_last = _blank_distinct(long["last"])
     if not blank_last.any():
         return long
-    first = long["first"]
-    given = (
-        blank_last
-        & _contains_distinct(first.str.upper(), _GIVEN_NAMES_ONLY)
-        & ~_contains_distinct(first.str.upper(), ENTITY_REGEX)
-    )
-    if not given.any():
-        return long
-    donor = (
-        ~blank_last
-        & ~_blank_distinct(first)
-        & ~_contains_distinct(_join(first, long["last"]).str.upper(), ENTITY_REGEX)
-    )
+    first = long["first"].to_numpy(dtype=object)
+    last = long["last"].to_numpy(dtype=object)
     rows = long["_row"].to_numpy(dtype=np.int64)
-    slots = long["_slot"].to_numpy(dtype=np.int64)
-    lasts = long["last"].to_numpy(dtype=object)
-    # a few records only: plain Python over the donors of their rows
-    wanted = set(rows[given].tolist())
-    donors: dict[int, list[tuple[int, str]]] = {}
-    for i in np.flatnonzero(donor & np.isin(rows, list(wanted))):
-        donors.setdefault(int(rows[i]), []).append((int(slots[i]), str(lasts[i])))
-    fill = long["last"].to_numpy(dtype=object).copy()
-    for i in np.flatnonzero(given):
-        found = sorted(donors.get(int(rows[i]), ()))
-        if not found:
+    candidates = [
+        i
+        for i in np.flatnonzero(blank_last).tolist()
+        if _GIVEN_NAMES_ONLY.fullmatch(str(first[i]).strip().upper())
+        and not set(_words_of(str(first[i]))) & _NOT_A_NAME
+    ]
+    if not candidates:
+        return long
+    # a few records only: plain Python over their slots
+    by_row: dict[int, list[int]] = {}
+    wanted = set(rows[candidates].tolist())
+    for i in np.flatnonzero(np.isin(rows, list(wanted))).tolist():
+        by_row.setdefault(int(rows[i]), []).append(i)
+    fill = last.copy()
+    for i in candidates:
+        surnames: dict[str, str] = {}  # upper case -> as the roll writes it
+        named: set[tuple[str, str]] = set()
+        plain = True
+        for j in by_row[int(rows[i])]:
+            f, s = str(first[j]).strip().upper(), str(last[j]).strip().upper()
+            if not f or not s:
+                continue
+            named.add((f.split()[0], s))
+            words = set(_words_of(s))
+            if s in _SURNAME_WORDS or not re.search(ENTITY_REGEX, f"{f} {s}"):
+                if _SURNAME_ONLY.fullmatch(s) and not words & _NOT_A_NAME:
+                    surnames[s] = str(last[j]).strip()
+                else:
+                    plain = False  # "SMITH JR", "SMITH TTEE", "SMITH & JONES"
+        if not plain or len(surnames) != 1:
             continue
-        earlier = [last for slot, last in found if slot < slots[i]]
-        later = [last for slot, last in found if slot > slots[i]]
-        fill[i] = earlier[-1] if earlier else later[0]
+        ((surname, written),) = surnames.items()
+        given = re.split(r"\s*(?:&|\bAND\b)\s*", str(first[i]).strip().upper())
+        if any((g.split()[0], surname) in named for g in given if g):
+            continue  # JOHN beside JOHN SMITH: a second JOHN SMITH cannot be told
+        fill[i] = written
     return long.assign(last=pd.Series(fill, index=long.index, dtype=long["last"].dtype))
 
 
