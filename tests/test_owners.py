@@ -401,6 +401,7 @@ def test_a_first_name_only_slot_takes_a_surname_only_where_it_is_sure() -> None:
     # 6 "JOHN" beside JOHN SMITH would repeat him: as written.
     # 7 the surname field "SMITH JR" holds a suffix: as written.
     # 8 a given name and an initial: MARY J SMITH.
+    # 9-11 below.
     slots = [
         ("primary_owner_first_name", "primary_owner_last_name", "primary_owner_suffix"),
         *(
@@ -418,6 +419,9 @@ def test_a_first_name_only_slot_takes_a_surname_only_where_it_is_sure() -> None:
         [("JOHN", "SMITH"), ("JOHN", "")],
         [("JOHN", "SMITH JR"), ("MARY", "")],
         [("JOHN", "SMITH"), ("MARY J", "")],
+        [("JOHN", "SMITH"), ("UNKNOWN", "")],
+        [("JOHN", "SMITH REVOCABLE TRUST"), ("ALICE", "WHITE"), ("MARY", "")],
+        [("JOHN", "SMITH"), ("MARY", "", "TRUSTEE")],
     ]
     rows = []
     for n, rec in enumerate(records, start=1):
@@ -438,4 +442,8 @@ def test_a_first_name_only_slot_takes_a_surname_only_where_it_is_sure() -> None:
         ["JOHN SMITH", "JOHN"],
         ["JOHN SMITH JR", "MARY"],
         ["JOHN SMITH", "MARY J SMITH"],
+        ["JOHN SMITH", "UNKNOWN"],  # 9: no given name
+        # 10: the trust is the SMITHs' too: WHITE or SMITH cannot be told
+        ["JOHN SMITH REVOCABLE TRUST", "ALICE WHITE", "MARY"],
+        ["JOHN SMITH", "MARY TRUSTEE"],  # 11: a suffix of her own: as written
     ]

@@ -1057,6 +1057,9 @@ _NOT_A_NAME = frozenset(
         "HEIR", "HEIRS", "ETAL", "ETUX", "ETVIR", "EST", "ESTATE", "TRUST", "TRUSTEE",
         "TRUSTEES", "TTEE", "TTEES", "TR", "TRS", "EXEC", "EXECUTOR", "EXECUTRIX",
         "ADMR", "LIFE", "LU", "LE", "REM", "DEC", "DECEASED", "AND", "OR", "OF",
+        "UNKNOWN", "OWNER", "OWNERS", "NONE", "NA", "TBD", "VACANT",
+        # surname particles: "VAN" alone is a surname cut short, not a given name
+        "VAN", "VON", "DE", "DI", "DA", "DEL", "DELLA", "LA", "MC", "MAC", "ST", "O",
     }
 )  # fmt: skip
 
@@ -1079,7 +1082,10 @@ def _shared_surnames(long: pd.DataFrame) -> pd.DataFrame:
     of the record (first and last name) writes one and the same plain surname
     (no suffix, marker or ``&`` in the field; ``POWER`` or ``CHURCH`` is a
     surname there). A name that would repeat another owner's of the record is
-    left as written, as is every slot of a record of several surnames.
+    left as written, as is every slot of a record of several surnames, or of
+    a name in the last-name field alone that reads as persons (``SMITH JOHN
+    & MARY``: whose are the first names cannot be told), and a slot with a
+    suffix of its own (``MARY`` ``TRUSTEE``).
     :func:`owner_quality` lists the records with a slot of a first name only
     (``surname_from_co_owner``).
     """
@@ -1088,12 +1094,15 @@ def _shared_surnames(long: pd.DataFrame) -> pd.DataFrame:
         return long
     first = long["first"].to_numpy(dtype=object)
     last = long["last"].to_numpy(dtype=object)
+    suffix = long["suffix"].to_numpy(dtype=object)
     rows = long["_row"].to_numpy(dtype=np.int64)
     candidates = [
         i
         for i in np.flatnonzero(blank_last).tolist()
-        if _GIVEN_NAMES_ONLY.fullmatch(str(first[i]).strip().upper())
+        if not str(suffix[i]).strip()  # "MARY" with JR or TRUSTEE: as written
+        and _GIVEN_NAMES_ONLY.fullmatch(str(first[i]).strip().upper())
         and not set(_words_of(str(first[i]))) & _NOT_A_NAME
+        and not re.search(ENTITY_REGEX, str(first[i]).upper())
     ]
     if not candidates:
         return long
@@ -1109,6 +1118,8 @@ def _shared_surnames(long: pd.DataFrame) -> pd.DataFrame:
         plain = True
         for j in by_row[int(rows[i])]:
             f, s = str(first[j]).strip().upper(), str(last[j]).strip().upper()
+            if not f and s and person_like_names(s):
+                plain = False  # "SMITH JOHN & MARY" in the last-name field: persons too
             if not f or not s:
                 continue
             named.add((f.split()[0], s))
@@ -1118,6 +1129,8 @@ def _shared_surnames(long: pd.DataFrame) -> pd.DataFrame:
                     surnames[s] = str(last[j]).strip()
                 else:
                     plain = False  # "SMITH JR", "SMITH TTEE", "SMITH & JONES"
+            else:
+                plain = False  # JOHN "SMITH REVOCABLE TRUST": a family's name too
         if not plain or len(surnames) != 1:
             continue
         ((surname, written),) = surnames.items()
