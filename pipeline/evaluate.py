@@ -1269,6 +1269,44 @@ def polygons_without_roll_warning(prepared: Prepared, fraction: np.ndarray) -> l
     ]
 
 
+def several_polygons_warning(prepared: Prepared, fraction: np.ndarray) -> list[str]:
+    """A warning naming the parcels in the territory drawn as several polygons.
+
+    ``fraction``: as :func:`polygons_without_roll_warning`. A parcel key drawn
+    as several polygons is their union (a parcel cut by a road); a polygon of
+    another parcel given a mistyped print key would change the parcel's
+    fraction. ``data_quality.json`` lists every such key of the towns
+    (``duplicate_parcel_keys``); this names those in the territory.
+    """
+    layer = prepared.inputs.parcels
+    counts = layer[PARCEL_KEY].astype("str").value_counts()
+    several = counts[counts > 1]
+    if not len(several):
+        return []
+    keys = pd.Index(prepared.keys.astype("str"))
+    inside = set(keys[np.asarray(fraction) > 0])
+    hit = sorted(k for k in several.index if k in inside)
+    if not hit:
+        return []
+    written = {k: k.replace("|", ":", 1) for k in hit}
+    if {"swis", "print_key"} <= set(layer.columns):
+        # as the parcel layer writes them
+        at = layer[layer[PARCEL_KEY].astype("str").isin(hit[:5])]
+        for k, sw, pk in zip(
+            at[PARCEL_KEY].astype("str"), at["swis"], at["print_key"], strict=True
+        ):
+            if isinstance(sw, str) and isinstance(pk, str):
+                written[k] = f"{sw}:{pk}"
+    shown = ", ".join(f"{written[k]} in {int(several[k])}" for k in hit[:5])
+    more = f" and {len(hit) - 5} more" if len(hit) > 5 else ""
+    return [
+        f"{len(hit)} parcel(s) in the territory are drawn as several polygons in the "
+        f"parcel layer ({shown}{more}): each is apportioned as their union; if a "
+        "polygon belongs to another parcel (a mistyped print key), that fraction is wrong "
+        "(data_quality.json: duplicate_parcel_keys)"
+    ]
+
+
 def _override_outside(inputs: PetitionInputs, fractions: pd.DataFrame) -> list[str]:
     """``SWIS:PRINT_KEY`` of overridden parcels with a polygon and no area in the territory."""
     ov = inputs.apportionment_overrides
@@ -1304,9 +1342,9 @@ def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame
     inputs, policy, regime = prepared.inputs, prepared.policy, prepared.regime
     warnings: list[str] = notes_for(inputs, territory)
     warnings += stale_overrides(_override_outside(inputs, fractions))
-    warnings += polygons_without_roll_warning(
-        prepared, fractions["fraction_in_territory"].to_numpy(dtype="float64")
-    )
+    inside = fractions["fraction_in_territory"].to_numpy(dtype="float64")
+    warnings += polygons_without_roll_warning(prepared, inside)
+    warnings += several_polygons_warning(prepared, inside)
     territory_sq_mi = geodesic_area_sq_mi(territory, inputs.working_crs)
 
     # --- apportionment (§ 2-200; § 2-202.1.a(2)) ---------------------------------------

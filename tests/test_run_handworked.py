@@ -2120,3 +2120,27 @@ def test_an_entity_credited_through_a_signer_adds_nothing_in_its_own_name(
     assert summary["review"]["owner_lines_pending"] == 0
     part_b = next(p for p in summary["owner_test"]["parts"] if p["swis"] == "104600")
     assert part_b["signer_full"] == pytest.approx(40_000)  # 20,000 / (50 / 100)
+
+
+def test_a_parcel_drawn_as_two_polygons_is_their_union_and_is_told(tmp_path: Path) -> None:
+    # B1 (2.-1-1, x 1000..2000) drawn as two polygons, x 1000..1500 and 1500..2000:
+    # their union is B1, half inside as before (20,000 of 40,000 apportioned), and
+    # the warning names it (audit A15 F12): a polygon of another parcel under a
+    # mistyped key would change the fraction unseen.
+    root = tmp_path / "p"
+    config = make_petition(root)
+    layer = gpd.read_file(root / "parcels.gpkg")
+    b1 = layer["PRINT_KEY"] == "2.-1-1"
+    halves = gpd.GeoDataFrame(
+        {"SWIS": ["104689", "104689"], "PRINT_KEY": ["2.-1-1", "2.-1-1"]},
+        geometry=[_b(1000, 0, 1500, 500), _b(1500, 0, 2000, 500)],
+        crs=CRS,
+    )
+    pd.concat([layer[~b1], halves], ignore_index=True).to_file(root / "parcels.gpkg", driver="GPKG")
+    out = run_ok(config, tmp_path / "out")
+    parcels = pd.read_csv(out / "parcels.csv").set_index("print_key_code")
+    assert parcels.loc["2.-1-1", "fraction_in_territory"] == pytest.approx(0.5)
+    assert parcels.loc["2.-1-1", "apportioned_assessed"] == pytest.approx(20_000)
+    summary = json.loads((out / "summary.json").read_text())
+    told = [w for w in summary["warnings"] if "drawn as several polygons" in w]
+    assert told and "(104689:2.-1-1 in 2)" in told[0]
