@@ -2144,3 +2144,24 @@ def test_a_parcel_drawn_as_two_polygons_is_their_union_and_is_told(tmp_path: Pat
     summary = json.loads((out / "summary.json").read_text())
     told = [w for w in summary["warnings"] if "drawn as several polygons" in w]
     assert told and "(104689:2.-1-1 in 2)" in told[0]
+
+
+def test_an_estate_in_the_name_fields_is_found_as_a_signer_writes_it(tmp_path: Path) -> None:
+    # Audit A16: the roll writes 2.-1-1 as first name PETER, last name GREEN EST
+    # (the estate of Peter Green); its executor signs for "Estate of Peter Green".
+    # Read first name first, the estate is found under that name: credited
+    # 20,000 (half of 40,000 in the territory), part B 20,000 / 0.5 = 40,000 full
+    # of 40,000 = 100 % (it went to review: "not on the roll as written").
+    root = tmp_path / "p"
+    config = make_petition(root, acme_signs=True)
+    roll = root / "roll-b.csv"
+    roll.write_text(roll.read_text().replace("St,,,Acme LLC,", "St,Peter,,Green Est,"))
+    sig = root / "signatures.csv"
+    sig.write_text(sig.read_text().replace(",Acme LLC,", ",Estate of Peter Green,"))
+    out = run_ok(config, tmp_path / "out")
+    lines = pd.read_csv(out / "signatures.csv").set_index("line")
+    assert lines.loc[3, "status"] == "counted", lines.loc[3, "note"]
+    assert lines.loc[3, "credit_assessed"] == pytest.approx(20_000)
+    summary = json.loads((out / "summary.json").read_text())
+    part_b = next(p for p in summary["owner_test"]["parts"] if p["swis"] == "104600")
+    assert part_b["percent"] == pytest.approx(100.0)

@@ -1587,9 +1587,10 @@ def owner_references(
         entities.setdefault(norm_of[nm], []).append((k, oi))
     # an estate written the roll's way (GREEN PETER EST) is found under the
     # name a signer writes too (ESTATE OF PETER GREEN)
-    for name, alias in _estate_aliases(norm_of.values()).items():
-        rows = entities.setdefault(alias, [])
-        rows.extend(r for r in entities[name] if r not in rows)
+    for name, aliases in _estate_aliases(norm_of.values()).items():
+        for alias in aliases:
+            rows = entities.setdefault(alias, [])
+            rows.extend(r for r in entities[name] if r not in rows)
     agents: dict[tuple[str, str], list[tuple[str, str]]] = {}
     if "agent" in owners.columns and len(entity):
         roles = pick(_text_col(owners, "role"), entity)
@@ -1621,26 +1622,30 @@ def owner_references(
 _ESTATE_WORDS = re.compile(r"\b(?:EST|ESTATE|DECEASED|DECD|DEC D)\b")
 
 
-def _estate_aliases(names: Iterable[str]) -> dict[str, str]:
-    """Normalised estate names -> the name of the estate as a signer writes it.
+def _estate_aliases(names: Iterable[str]) -> dict[str, list[str]]:
+    """Normalised estate names -> the names of the estate as a signer writes it.
 
-    ``GREEN PETER EST`` -> ``ESTATE OF PETER GREEN`` (:func:`parse_owner_text`
-    reads the roll's ``LAST FIRST`` order); names already written so, or not
-    read as one estate with a decedent's name, are absent.
+    ``GREEN PETER EST`` (the last-name field, the roll's ``LAST FIRST`` order)
+    and ``PETER GREEN EST`` (first name ``PETER``, last name ``GREEN EST``) ->
+    ``ESTATE OF PETER GREEN``: the name is read in both orders
+    (:func:`parse_owner_text`), as it cannot tell which its fields were.
+    Names already written so, or not read as one estate with a decedent's
+    name, are absent.
     """
-    out: dict[str, str] = {}
+    out: dict[str, list[str]] = {}
     for name in set(names):
         if not _ESTATE_WORDS.search(name):
             continue
-        parsed = [p for p in parse_owner_text(name) if p.is_owner]
-        if len(parsed) != 1 or parsed[0].subkind != "estate" or parsed[0].role:
-            continue
-        p = parsed[0]
-        if not (p.first and p.last):
-            continue
-        alias = normalize_name(fold_accents(p.name))
-        if alias != name:
-            out[name] = alias
+        for order in ("last_first", "first_last"):
+            parsed = [p for p in parse_owner_text(name, order=order) if p.is_owner]
+            if len(parsed) != 1 or parsed[0].subkind != "estate" or parsed[0].role:
+                continue
+            p = parsed[0]
+            if not (p.first and p.last):
+                continue
+            alias = normalize_name(fold_accents(p.name))
+            if alias != name and alias not in out.get(name, []):
+                out.setdefault(name, []).append(alias)
     return out
 
 
