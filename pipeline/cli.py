@@ -68,7 +68,9 @@ def _check_engine(engine: str) -> None:
 
 @app.command()
 def run(
-    config: Annotated[Path, typer.Argument(help="The petition's config file (TOML).")],
+    config: Annotated[
+        Path, typer.Argument(help="The petition's config file (TOML).", readable=False)
+    ],
     out: Annotated[
         Path | None,
         typer.Option(
@@ -301,7 +303,9 @@ def verify(
 
 @app.command()
 def batch(
-    configs: Annotated[list[Path], typer.Argument(help="One or more petition configs.")],
+    configs: Annotated[
+        list[Path], typer.Argument(help="One or more petition configs.", readable=False)
+    ],
     out: Annotated[Path, typer.Option("--out", help="Folder for batch.csv and batch.json.")],
     alternatives: Annotated[
         Path | None,

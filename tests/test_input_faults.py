@@ -41,8 +41,26 @@ def test_a_quote_never_closed_names_its_row_not_drops_the_rest(tmp_path: Path) -
     )
     with pytest.raises(InputError) as err:
         read_inhabitants(p)
-    assert err.value.row == 2
-    assert "a quote opened on line 3 of the file is never closed" in err.value.message
+    assert (err.value.row, err.value.column) == (2, "town")
+    assert "runs over 2 line(s) of the file, 2 of which read as whole rows" in err.value.message
+    # two stray quotes, on rows 1 and 3, pair up: row 2 would be swallowed (A17 F3)
+    p.write_text(
+        "name,address,town\n"
+        'Ann Lee,1 Main St,"Harlow\n'
+        "Bob Lee,1 Main St,Harlow\n"
+        'Cid Lee,2 Main St,Harlow"\n'
+        "Dee Lee,3 Main St,Harlow\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(InputError) as err:
+        read_inhabitants(p)
+    assert (err.value.row, err.value.column) == (1, "town")
+    # a note of two lines is a value, not rows: read as written
+    p.write_text(
+        'name,address,town\nAnn Lee,1 Main St,"Harlow\n(the hamlet)"\nBob Lee,2 Main St,Harlow\n',
+        encoding="utf-8",
+    )
+    assert read_inhabitants(p)["town"].tolist() == ["Harlow\n(the hamlet)", "Harlow"]
     # a quote inside a value that is not quoted is text, as before: 5" is five inches
     p.write_text('name,address,town\nAnn 5" Lee,1 Main St,Harlow\n', encoding="utf-8")
     assert read_inhabitants(p)["name"].tolist() == ['Ann 5" Lee']
@@ -57,7 +75,7 @@ def test_a_quote_never_closed_stops_petition_run(tmp_path: Path) -> None:
     sig.write_text("\n".join(lines) + "\n")
     proc = petition_run(str(config), "--out", str(tmp_path / "out"))
     assert proc.returncode == 2
-    assert "signatures.csv, row 1: a quote opened on line 2" in proc.stderr
+    assert "signatures.csv, row 1:" in proc.stderr  # the row's fields run together
     assert not (tmp_path / "out").exists()
 
 
@@ -152,15 +170,17 @@ def test_a_territory_of_no_land_is_bad_input(tmp_path: Path) -> None:
 
 def test_overlapping_boundary_features_are_told() -> None:
     # features 1 and 2: [0,100]x[0,100] and [50,150]x[0,100] cover 50 x 100 =
-    # 5,000 twice; feature 3 only touches feature 2 (an edge: no overlap)
+    # 5,000 twice, 5,000 / 20,000 = 25 % of the territory; feature 3 only touches
+    # feature 2 (an edge: no overlap)
     features = gpd.GeoSeries(
         [box(0, 0, 100, 100), box(50, 0, 150, 100), box(150, 0, 200, 100)], index=[1, 2, 3]
     )
     territory, notes = union_territory(features)
     assert territory.area == pytest.approx(20_000.0)  # 200 x 100
     assert notes == [
-        "boundary features overlap (area in CRS units²): 1 and 2 by 5000. The territory "
-        "is their union; check that the boundary file holds the proposed territory only once"
+        "boundary features overlap (share of the territory's area): 1 and 2 by 25.0000 %. "
+        "The territory is their union; check that the boundary file holds the proposed "
+        "territory only once"
     ]
 
 
@@ -170,3 +190,13 @@ def test_the_outputs_of_a_clean_petition_hold_no_overlap_note(tmp_path: Path) ->
     assert proc.returncode == 0, proc.stderr
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert not any("overlap" in w for w in summary["warnings"])
+
+
+def test_a_shared_edge_drawn_with_other_vertices_is_no_overlap() -> None:
+    # two halves of a 1,000 x 1,000 square whose shared edge x = 500 is drawn
+    # with an extra vertex pushed 0.01 ft east on one side: an overlap of
+    # 1,000 x 0.01 / 2 = 5 sq ft, 5e-6 of the territory, under the 1e-5 told
+    left = Polygon([(0, 0), (500, 0), (500.01, 500), (500, 1000), (0, 1000)])
+    right = box(500, 0, 1000, 1000)
+    _, notes = union_territory(gpd.GeoSeries([left, right], index=[1, 2]))
+    assert notes == []

@@ -26,10 +26,11 @@ def test_union_of_overlapping_features() -> None:
     territory, repairs = union_territory(gpd.GeoSeries([box(0, 0, 100, 100), box(50, 0, 150, 100)]))
     assert territory.area == pytest.approx(15000.0)
     assert territory.geom_type == "Polygon"
-    # the 5,000 covered twice is told (audit A15 F3)
+    # the 5,000 covered twice, a third of the 15,000, is told (audit A15 F3)
     assert repairs == [
-        "boundary features overlap (area in CRS units²): 0 and 1 by 5000. The territory "
-        "is their union; check that the boundary file holds the proposed territory only once"
+        "boundary features overlap (share of the territory's area): 0 and 1 by 33.3333 %. "
+        "The territory is their union; check that the boundary file holds the proposed "
+        "territory only once"
     ]
 
 

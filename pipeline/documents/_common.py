@@ -39,7 +39,7 @@ def _number(value: Any) -> float | None:
         x = float(value)
     except (TypeError, ValueError):
         return None
-    return x if math.isfinite(x) else None
+    return x + 0.0 if math.isfinite(x) else None  # -0.0 is shown as 0
 
 
 def dollars(value: Any) -> str:

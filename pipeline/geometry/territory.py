@@ -18,6 +18,7 @@ from shapely.geometry.base import BaseGeometry
 from pipeline.errors import InputError
 from pipeline.geometry.apportion import apportion_table, polygonal
 from pipeline.keys import town_of_swis
+from pipeline.tools.numbers import percent_text
 from pipeline.tools.shapes import made_valid
 
 __all__ = [
@@ -116,26 +117,38 @@ def _overlap_notes(pieces: list[Any], labels: list[Any], union_area: float) -> l
     """A note naming the features that overlap one another (their union is taken).
 
     Features that tile the territory share edges only: the sum of their areas
-    is the union's. More than that (beyond round-off, 1e-9 of it) means two
-    features cover the same land: a second copy of the boundary, an old and a
-    new line in one layer. The territory is still their union; the note names
-    the pairs and the land covered twice.
+    is the union's. A pair covering the same land over more than
+    :data:`OVERLAP_NOTE_SHARE` of the territory means a second copy of the
+    boundary, or an old and a new line in one layer: the territory is still
+    their union, and the note names the pairs and the share covered twice.
+    Less is the noise of a shared edge drawn with other vertices, or moved
+    by reprojection.
     """
-    if len(pieces) < 2 or sum(p.area for p in pieces) <= union_area * (1 + 1e-9):
+    least = union_area * OVERLAP_NOTE_SHARE
+    if len(pieces) < 2 or sum(p.area for p in pieces) <= union_area + least:
         return []
     tree = shapely.STRtree(pieces)
     left, right = tree.query(pieces, predicate="intersects")
     pairs = [(int(i), int(j)) for i, j in zip(left, right, strict=True) if i < j]
     overlaps = [(i, j, pieces[i].intersection(pieces[j]).area) for i, j in pairs]
-    overlaps = [o for o in overlaps if o[2] > union_area * 1e-9]
+    overlaps = [o for o in overlaps if o[2] > least]
     if not overlaps:
         return []
-    shown = "; ".join(f"{labels[i]} and {labels[j]} by {a:.6g}" for i, j, a in overlaps[:5])
+    shown = "; ".join(
+        f"{labels[i]} and {labels[j]} by {percent_text(100 * a / union_area)} %"
+        for i, j, a in overlaps[:5]
+    )
     more = f" and {len(overlaps) - 5} more pairs" if len(overlaps) > 5 else ""
     return [
-        f"boundary features overlap (area in CRS units²): {shown}{more}. The territory is "
-        "their union; check that the boundary file holds the proposed territory only once"
+        f"boundary features overlap (share of the territory's area): {shown}{more}. The "
+        "territory is their union; check that the boundary file holds the proposed "
+        "territory only once"
     ]
+
+
+#: Overlaps of boundary features over this share of the territory's area are
+#: told (:func:`union_territory`); below it, the noise of shared edges.
+OVERLAP_NOTE_SHARE = 1e-5
 
 
 class TownParts(NamedTuple):

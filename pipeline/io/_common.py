@@ -95,33 +95,8 @@ def data_row_at(before: str, *, header: bool) -> int | None:
 
 
 def _csv_records_python(text: str, path: str | Path, *, header: bool) -> list[list[str]]:
-    """Parse with the stdlib (slow path); checks every record's field count.
-
-    Strict: a quote opened and never closed (``,"Harlow`` on one line) is an
-    error naming its row, not every later row read into that one cell.
-    """
-    rows: list[list[str]] = []
-    reader = csv.reader(io.StringIO(text), strict=True)
-    line = 0
-    try:
-        for r in reader:
-            line = reader.line_num
-            if r:
-                rows.append(r)
-    except csv.Error as exc:
-        row = len(rows) if header else len(rows) + 1
-        unclosed = "end of data" in str(exc) or "EOF" in str(exc)
-        raise InputError(
-            path,
-            (
-                f"a quote opened on line {line + 1} of the file is never closed (a lone "
-                '" in a value): every row after it would be read into one cell; remove the '
-                'quote or close it ("")'
-            )
-            if unclosed
-            else f"not valid CSV on line {reader.line_num} of the file ({exc})",
-            row=row if row >= 1 else None,
-        ) from None
+    """Parse with the stdlib (slow path); checks every record's field count."""
+    rows = [r for r in csv.reader(io.StringIO(text)) if r]
     if not rows:
         raise InputError(path, "file is empty")
     width = len(rows[0])
@@ -134,6 +109,40 @@ def _csv_records_python(text: str, path: str | Path, *, header: bool) -> list[li
             where = "the header" if header else "the first row"
             raise InputError(path, f"{len(r)} fields where {where} has {width}", row=i)
     return rows
+
+
+def _refuse_swallowed_rows(
+    df: pd.DataFrame, columns: Sequence[str], *, width: int, path: str | Path
+) -> None:
+    """Refuse a quoted value that holds whole rows of the file (a stray quote).
+
+    A stray quote (``,"Harlow`` never closed, or closed by another stray
+    quote lines later) makes a quoted value run over the next lines, and the
+    rows there are read into that one cell: lost without a word. A line
+    break in a quoted value is allowed (a note of two lines); a line in it
+    that reads as a whole row of its own (as many commas as the file has
+    fields less one, with three fields or more) is not, and the file is
+    refused naming the row of the value.
+    """
+    if width < 3:
+        return
+    for col in columns:
+        values = df[col]
+        broken = values.str.contains("\n", regex=False).to_numpy(dtype=bool)
+        for i in np.flatnonzero(broken):
+            value = str(values.iloc[i])
+            inner = value.rstrip("\r\n").split("\n")[1:]
+            whole = [x for x in inner if x.count(",") >= width - 1]
+            if whole:
+                raise InputError(
+                    path,
+                    f"a quoted value runs over {len(inner)} line(s) of the file, {len(whole)} "
+                    'of which read as whole rows: a stray " opens it, and those rows would '
+                    "be read into this one cell; remove the quote, or write a quote in a "
+                    'value as ""',
+                    row=int(df[SOURCE_ROW].iloc[i]),
+                    column=str(col),
+                )
 
 
 def _check_delimiter(header: list[str], path: str | Path) -> None:
@@ -269,6 +278,8 @@ def csv_text_frame(
     if len(df.columns) and any(str(t) != "str" for t in df.dtypes):
         df = df.astype("str")
     df[SOURCE_ROW] = np.arange(1, len(df) + 1, dtype="int64")
+    if '"' in text:
+        _refuse_swallowed_rows(df, wanted, width=len(cols), path=path)
     if keep is None and len(df) and len(df.columns) > 1:
         # rows of empty cells at the end (",,," lines a spreadsheet leaves after
         # its last row) hold no entry: not read. One in the middle is read, and
@@ -311,6 +322,10 @@ def json_text_frame(data: bytes, path: str | Path) -> pd.DataFrame:
         obj = json.loads(text, object_pairs_hook=_object_of_pairs)
     except json.JSONDecodeError as exc:
         raise InputError(path, f"not valid JSON: {exc.msg} (line {exc.lineno})") from None
+    if isinstance(obj, _RepeatedKeys):
+        raise InputError(
+            path, f"the key {obj.repeated[0]!r} is given twice (which list is meant cannot be told)"
+        )
     if isinstance(obj, dict):
         # accept {"data": [...]} / {"rows": [...]} wrappers
         lists = [v for v in obj.values() if isinstance(v, list)]

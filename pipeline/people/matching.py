@@ -2538,16 +2538,18 @@ def owner_matcher(
         i for i in range(n) if status[i] == "needs_review" and note[i].startswith(_ITSELF_NOTE)
     ]
     if itself:
-        credited: dict[str, int] = {}
+        # the owner rows (parcel, owner index) credited through a line signed
+        # for an entity: a co-owner's own line credits no entity
+        credited: dict[tuple[str, int], int] = {}
         for j in sorted(range(n), key=lambda j: (pg[j], ln[j], j)):
-            if status[j] == "counted":
-                for k, _ in keys_out[j]:
-                    credited.setdefault(k, j)
+            if status[j] == "counted" and person[j].startswith("entity:"):
+                for row in keys_out[j]:
+                    credited.setdefault(row, j)
         for i in itself:
             norm = normalize_name(fold_accents(names[i]))
-            held = sorted({k for g in _entity_groups(index, norm) for k, _ in g})
-            by = sorted({credited[k] for k in held if k in credited})
-            if by and all(k in credited for k in held):
+            held = sorted({row for g in _entity_groups(index, norm) for row in g})
+            by = sorted({credited[row] for row in held if row in credited})
+            if by and all(row in credited for row in held):
                 j = by[0]
                 status[i] = "duplicate"
                 note[i] = (

@@ -1064,6 +1064,16 @@ _NOT_A_NAME = frozenset(
 )  # fmt: skip
 
 
+#: Generational suffixes: a person's own name (JOHN SMITH JR is a person).
+_GENERATIONS = frozenset({"JR", "SR", "II", "III", "IV", "V", "2ND", "3RD", "4TH"})
+
+#: Words of a trust or an estate held for a family (JOHN SMITH TRUST, DOE
+#: IRREVOCABLE TR, GREEN PETER EST): the persons beside it may be of that name.
+_FAMILY_HOLDING = re.compile(
+    r"\b(?:TRUST|TRUSTS|TR|TRS|TRST|ESTATE|EST|REVOCABLE|IRREVOCABLE|LIVING|FAMILY)\b"
+)
+
+
 def _words_of(text: str) -> list[str]:
     return re.findall(r"[^\W_][^\W_'\-.]*", text.upper())
 
@@ -1095,6 +1105,7 @@ def _shared_surnames(long: pd.DataFrame) -> pd.DataFrame:
     first = long["first"].to_numpy(dtype=object)
     last = long["last"].to_numpy(dtype=object)
     suffix = long["suffix"].to_numpy(dtype=object)
+    role = long["role"].astype("str").to_numpy(dtype=object)
     rows = long["_row"].to_numpy(dtype=np.int64)
     candidates = [
         i
@@ -1118,11 +1129,17 @@ def _shared_surnames(long: pd.DataFrame) -> pd.DataFrame:
         plain = True
         for j in by_row[int(rows[i])]:
             f, s = str(first[j]).strip().upper(), str(last[j]).strip().upper()
-            if not f and s and person_like_names(s):
-                plain = False  # "SMITH JOHN & MARY" in the last-name field: persons too
+            if not f and s and (person_like_names(s) or _FAMILY_HOLDING.search(s)):
+                # "SMITH JOHN & MARY", "JOHN SMITH TRUST" in the last-name field:
+                # whose family the first names are of cannot be told
+                plain = False
+            if j != i and (role[j] or set(_words_of(str(suffix[j]))) - _GENERATIONS):
+                plain = False  # a trustee, executor or life tenant (TRUSTEE, L/U)
             if not f or not s:
                 continue
-            named.add((f.split()[0], s))
+            for g in re.split(r"\s*(?:&|\bAND\b)\s*", f):
+                if g:
+                    named.add((g.split()[0], s))  # JOHN & MARY SMITH: both named
             words = set(_words_of(s))
             if s in _SURNAME_WORDS or not re.search(ENTITY_REGEX, f"{f} {s}"):
                 if _SURNAME_ONLY.fullmatch(s) and not words & _NOT_A_NAME:
