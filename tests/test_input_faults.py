@@ -19,10 +19,11 @@ from test_readers_voters import ANNA, BEN, write_boe
 from test_run_handworked import make_petition, petition_run
 
 from pipeline.config import load_config
+from pipeline.documents._common import dollars, fraction, percent
 from pipeline.errors import InputError
 from pipeline.frames import BOE_FIELDS_47
 from pipeline.geometry import union_territory
-from pipeline.io import read_inhabitants, read_lines, read_roll, read_voters
+from pipeline.io import read_inhabitants, read_lines, read_parcels, read_roll, read_voters
 from pipeline.io._common import read_bytes
 from pipeline.io.results import check_results_folder, write_csv
 
@@ -200,3 +201,32 @@ def test_a_shared_edge_drawn_with_other_vertices_is_no_overlap() -> None:
     right = box(500, 0, 1000, 1000)
     _, notes = union_territory(gpd.GeoSeries([left, right], index=[1, 2]))
     assert notes == []
+
+
+def test_a_json_wrapper_giving_its_list_twice_is_bad_input(tmp_path: Path) -> None:
+    p = tmp_path / "roll.json"
+    p.write_text(
+        '{"data": [{"swis_code": "104489", "print_key_code": "1", "assessment_total": "5"}], '
+        '"data": [{"swis_code": "104489", "print_key_code": "2", "assessment_total": "7"}]}'
+    )
+    with pytest.raises(InputError) as err:
+        read_roll(p, town_swis="104400")
+    assert "the key 'data' is given twice" in err.value.message
+
+
+def test_a_parcel_key_not_in_utf8_names_its_feature(tmp_path: Path) -> None:
+    p = tmp_path / "parcels.geojson"
+    gpd.GeoDataFrame(
+        {"SWIS": ["104489", "104489"], "PRINT_KEY": ["1.-1-1", "1.-1-U"]},
+        geometry=[box(0, 0, 10, 10), box(10, 0, 20, 10)],
+        crs="EPSG:2260",
+    ).to_file(p, driver="GeoJSON")
+    p.write_bytes(p.read_bytes().replace(b"1.-1-U", b"1.-1-\xfc"))
+    with pytest.raises(InputError) as err:
+        read_parcels(p, crs=None, working_crs="EPSG:2260")
+    assert (err.value.feature, err.value.column) == (2, "PRINT_KEY")
+    assert "not valid UTF-8" in err.value.message
+
+
+def test_negative_zero_is_shown_as_zero_in_the_documents() -> None:
+    assert (fraction(-0.0), dollars(-0.0), percent(-0.0)) == ("0.000000", "$0.00", "0.0000 %")

@@ -422,6 +422,9 @@ def test_a_first_name_only_slot_takes_a_surname_only_where_it_is_sure() -> None:
         [("JOHN", "SMITH"), ("UNKNOWN", "")],
         [("JOHN", "SMITH REVOCABLE TRUST"), ("ALICE", "WHITE"), ("MARY", "")],
         [("JOHN", "SMITH"), ("MARY", "", "TRUSTEE")],
+        [("", "JOHN SMITH TRUST"), ("ROBERT", "SMITH"), ("JOHN", "")],
+        [("BOB", "KING", "TRUSTEE"), ("MARY", "")],
+        [("JOHN & MARY", "SMITH"), ("MARY", "")],
     ]
     rows = []
     for n, rec in enumerate(records, start=1):
@@ -446,4 +449,9 @@ def test_a_first_name_only_slot_takes_a_surname_only_where_it_is_sure() -> None:
         # 10: the trust is the SMITHs' too: WHITE or SMITH cannot be told
         ["JOHN SMITH REVOCABLE TRUST", "ALICE WHITE", "MARY"],
         ["JOHN SMITH", "MARY TRUSTEE"],  # 11: a suffix of her own: as written
+        # 12-14 (audit A17): a family trust in the last-name field, a trustee's
+        # slot (the trust is the owner), a repeat of a joint name: as written
+        ["JOHN SMITH TRUST", "ROBERT SMITH", "JOHN"],
+        ["BOB KING TRUSTEE", "MARY"],
+        ["JOHN SMITH", "MARY SMITH", "MARY"],
     ]

@@ -2165,3 +2165,27 @@ def test_an_estate_in_the_name_fields_is_found_as_a_signer_writes_it(tmp_path: P
     summary = json.loads((out / "summary.json").read_text())
     part_b = next(p for p in summary["owner_test"]["parts"] if p["swis"] == "104600")
     assert part_b["percent"] == pytest.approx(100.0)
+
+
+def test_an_entity_line_beside_its_co_owners_own_line_awaits_review(tmp_path: Path) -> None:
+    # Audit A17 F1. 1.-1-2 (50,000) is owned by MARY JONES and ACME LLC (the roll's
+    # second slot). Mary signs for herself (25,000); a line "Acme LLC" with no
+    # person is not a duplicate of hers (she signed for no entity): it awaits
+    # review, and the figures may rise by the LLC's 25,000.
+    root = tmp_path / "p"
+    config = make_petition(root)
+    roll = root / "roll-a.csv"
+    roll.write_text(
+        roll.read_text().replace(",Mary,,Jones,Peter,Jones,", ",Mary,,Jones,,Acme LLC,")
+    )
+    sig = root / "signatures.csv"
+    sig.write_text(sig.read_text() + "1,3,Acme LLC,2 Main St,Harlow,2023-05-02,,25000\n")
+    pages = root / "pages.csv"
+    pages.write_text(pages.read_text().replace(",2,2023-05-03", ",3,2023-05-03"))
+    out = run_ok(config, tmp_path / "out")
+    lines = pd.read_csv(out / "signatures.csv").set_index("line")
+    assert lines.loc[2, "status"] == "counted"
+    assert lines.loc[2, "credit_assessed"] == pytest.approx(25_000)
+    assert lines.loc[3, "status"] == "needs_review"
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["review"]["owner_lines_pending"] == 1
