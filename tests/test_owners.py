@@ -455,3 +455,21 @@ def test_a_first_name_only_slot_takes_a_surname_only_where_it_is_sure() -> None:
         ["BOB KING TRUSTEE", "MARY"],
         ["JOHN SMITH", "MARY SMITH", "MARY"],
     ]
+
+
+def test_a_trust_written_with_tr_is_the_owner_and_its_trustee_no_second() -> None:
+    # Audit A17: DOE IRREVOCABLE TR (TR for TRUST) with JANE DOE TRUSTEE beside
+    # it: one owner, the trust, signed for by Jane Doe (it was two: the TR read
+    # as a trustee's mark, the trust found by no trust word)
+    roll = make_roll(
+        [
+            {"swis_code": "104401", "print_key_code": "1",
+             "primary_owner_last_name": "DOE IRREVOCABLE TR",
+             "additional_owner_1_first": "JANE", "additional_owner_1_last_name": "DOE",
+             "additional_owner_1_suffix": "TRUSTEE"},
+        ]
+    )  # fmt: skip
+    owners = parse_owners(roll)
+    assert owners["name"].tolist() == ["DOE IRREVOCABLE TR"]
+    assert owners["agent"].tolist() == ["JANE DOE"]
+    assert owner_counts(owners).tolist() == [1]

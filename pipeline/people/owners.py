@@ -962,6 +962,8 @@ _AGENT_MARK = (
 )
 #: Words of a trust's or an estate's name in another slot of the record.
 _TRUST_WORDS = r"(?i)(?:^|\s)(?:TRUST|TRUSTS|ESTATE|EST)(?:\s|$)"
+#: ``TR`` closing a trust's name (``DOE IRREVOCABLE TR``, ``SMITH REV TR``): TRUST.
+_TRUST_TR = r"(?i)(?:^|\s)(?:REV|REVOC|REVOCABLE|IRREV|IRREVOCABLE|LIVING|FAMILY)\s+TRS?\.?\s*$"
 
 
 def _agents_of_trusts(long: pd.DataFrame) -> pd.DataFrame:
@@ -972,12 +974,14 @@ def _agents_of_trusts(long: pd.DataFrame) -> pd.DataFrame:
     for it. Her slot is dropped and her name becomes the trust's ``agent``
     (so that her line is reviewed, :func:`pipeline.people.matching.owner_matcher`).
     """
-    marked = _contains_distinct(long["last"], _AGENT_MARK) | _contains_distinct(
+    # "DOE IRREVOCABLE TR" is the trust (TR abbreviates TRUST there), not a trustee
+    trust_tr = _contains_distinct(long["last"], _TRUST_TR)
+    marked = (_contains_distinct(long["last"], _AGENT_MARK) & ~trust_tr) | _contains_distinct(
         long["suffix"], _AGENT_MARK
     )
     if not marked.any():
         return long
-    trust_words = _contains_distinct(long["last"], _TRUST_WORDS)
+    trust_words = _contains_distinct(long["last"], _TRUST_WORDS) | trust_tr
     trusts = trust_words & ~marked
     rows = long["_row"].to_numpy(dtype=np.int64)
     agents_at = marked & np.isin(rows, rows[trusts])
