@@ -329,10 +329,11 @@ def batch(
     """Many territories against the same rolls, each roll and parcel layer read once;
     the results side by side (batch.csv, batch.json)."""
     from pipeline.batch import run_batch, write_batch
+    from pipeline.run import progress_of
 
     try:
         _check_engine(engine)
-        with _err.status("Running the batch…") as status:
+        with progress_of(_err, "Running the batch…") as status:
             result = run_batch(
                 configs,
                 alternatives=alternatives,
@@ -365,7 +366,12 @@ def _terminated(signum: int, _frame: object) -> None:
     which is removed: no half-written ``.DIR.partial-*`` is left, and an earlier
     run's results stay as they were.
     """
+    _signalled.append(signum)
     raise SystemExit(128 + signum)
+
+
+#: The signal that ended the run, once one has (:func:`_terminated`).
+_signalled: list[int] = []
 
 
 def main() -> None:
@@ -376,6 +382,14 @@ def main() -> None:
     except InputError as exc:  # pragma: no cover - commands handle their own
         print(f"error: {exc.message}", file=sys.stderr)
         sys.exit(2)
+    except BaseException:
+        # a library that catches everything (reportlab wraps any exception of a
+        # paragraph in its own) may have turned the SystemExit of a SIGTERM into
+        # another error: the run still ends as terminated, 128 + the signal
+        if _signalled:
+            print("terminated", file=sys.stderr)
+            sys.exit(128 + _signalled[0])
+        raise
 
 
 if __name__ == "__main__":  # pragma: no cover

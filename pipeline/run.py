@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
 import unicodedata
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
@@ -94,6 +97,35 @@ def _with_roll_year(config: PetitionConfig, roll_year: int | None) -> PetitionCo
     return config.model_copy(update={"towns": towns})
 
 
+class _Steps:
+    """Progress where no status line can be redrawn (a log, a CI job): one line a step."""
+
+    def __init__(self, console: Console) -> None:
+        self._console = console
+        self._last = ""
+
+    def update(self, message: str) -> None:
+        if message != self._last:
+            self._last = message
+            self._console.print(message, markup=False, highlight=False)
+
+
+@contextlib.contextmanager
+def progress_of(console: Console, first: str) -> Iterator[Any]:
+    """The progress of a run on ``console`` (stderr): ``.update(message)`` per step.
+
+    On a terminal, rich's status line, redrawn in place; elsewhere (stderr
+    redirected to a log) each step printed once, as its own line.
+    """
+    if console.is_terminal or console.quiet:
+        with console.status(first) as status:
+            yield status
+        return
+    steps = _Steps(console)
+    steps.update(first)
+    yield steps
+
+
 def run_petition(
     config_path: str | Path,
     *,
@@ -135,7 +167,7 @@ def run_petition(
     stamps = file_stamps(files.values())
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="hash-inputs") as pool:
         hashing = pool.submit(input_entries, files, base, rolls)
-        with console.status("Reading the inputs…") as status:
+        with progress_of(console, "Reading the inputs…") as status:
             inputs = load_inputs(
                 config, progress=lambda msg: status.update(msg + "…"), roll_year=roll_year
             )

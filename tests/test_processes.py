@@ -190,3 +190,35 @@ def test_sigterm_while_writing_leaves_no_partial_folder(tmp_path: Path) -> None:
     assert proc.returncode == 128 + signal.SIGTERM
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX signals")
+def test_sigterm_caught_by_a_library_still_ends_as_terminated(tmp_path: Path) -> None:
+    # Audit A18 F8: reportlab wraps any exception raised while it parses a
+    # paragraph (the SystemExit of SIGTERM too) in an error of its own; the run
+    # must still exit 128 + SIGTERM = 143, not 1, and leave no partial folder.
+    # The signal is sent from inside reportlab's parser, on its first paragraph.
+    import subprocess
+    import sys
+
+    from test_run_handworked import make_petition
+
+    config = make_petition(tmp_path / "p")
+    script = tmp_path / "signal_in_reportlab.py"
+    script.write_text(
+        "import os, signal, sys\n"
+        "from reportlab.platypus import paraparser\n"
+        "feed = paraparser.ParaParser.feed\n"
+        "def fed(self, text):\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    return feed(self, text)\n"
+        "paraparser.ParaParser.feed = fed\n"
+        f"sys.argv = ['petition', 'run', {str(config)!r}, '--out', {str(tmp_path / 'out')!r}]\n"
+        "os.environ['PETITION_PROCESSES'] = '1'\n"
+        "from pipeline.cli import main\n"
+        "main()\n"
+    )
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, check=False)
+    assert proc.returncode == 143, proc.stderr.decode()[-500:]
+    assert not (tmp_path / "out").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []

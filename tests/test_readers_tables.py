@@ -305,9 +305,22 @@ def test_ownership_overrides(tmp_path: Path) -> None:
     assert ov["owner_count"].tolist() == [3, 1]
 
 
+def test_ownership_override_naming_its_owners_needs_no_count(tmp_path: Path) -> None:
+    # audit A18 F9: owners named, count blank -> their number (2); with neither a
+    # count nor a name the count is missing (bad input, the test below)
+    p = write(
+        tmp_path,
+        "own.csv",
+        "swis_code,print_key_code,owner_count,owners,note\n"
+        "104401,43.11-1-2,,Jonah Carver;Krista Samson,deed\n",
+    )
+    assert read_ownership_overrides(p)["owner_count"].tolist() == [2]
+
+
 @pytest.mark.parametrize(
     ("line", "column"),
     [
+        ("104401,1-1-2,,", "owner_count"),
         ("104401,1-1-2,0,", "owner_count"),
         ("104401,1-1-2,two,", "owner_count"),
         ("104401,1-1-2,1,A;B", "owners"),

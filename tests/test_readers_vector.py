@@ -57,6 +57,13 @@ def test_lower_case_fields_and_numeric_swis(tmp_path: Path) -> None:
     assert gdf["parcel_key"].tolist() == ["010100|1-1-1"]
 
 
+def test_five_digit_swis_written_as_text(tmp_path: Path) -> None:
+    # audit A18 F2: "12289" as text (a spreadsheet's save) is 012289, as in the roll
+    p = layer(tmp_path, {"SWIS": ["12289"], "PRINT_KEY": ["1.-1-1"]}, [box(0, 0, 1, 1)])
+    gdf, _ = read_parcels(p, crs=None, working_crs=UTM)
+    assert gdf["parcel_key"].tolist() == ["012289|1-1-1"]
+
+
 def test_combined_field(tmp_path: Path) -> None:
     p = layer(
         tmp_path,

@@ -2189,3 +2189,15 @@ def test_an_entity_line_beside_its_co_owners_own_line_awaits_review(tmp_path: Pa
     assert lines.loc[3, "status"] == "needs_review"
     summary = json.loads((out / "summary.json").read_text())
     assert summary["review"]["owner_lines_pending"] == 1
+
+
+def test_progress_is_shown_on_stderr_in_a_log_too(tmp_path: Path) -> None:
+    # contract: "Progress is shown on stderr"; with stderr a pipe (a log, CI) each
+    # step is a line of its own (audit A18 C2: nothing was shown off a terminal)
+    config = make_petition(tmp_path / "p")
+    proc = petition_run(str(config), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    steps = proc.stderr.splitlines()
+    assert steps[0] == "Reading the inputs…"
+    assert "Apportioning parcels and computing the tests…" in steps
+    assert "Writing the results…" in steps

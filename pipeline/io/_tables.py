@@ -376,8 +376,9 @@ def read_ownership_overrides(path: str | Path) -> pd.DataFrame:
     Parameters
     ----------
     path
-        CSV with ``swis_code``, ``print_key_code``, ``owner_count`` (>= 1),
-        ``owners`` (names separated by ``;``, optional) and ``note``.
+        CSV with ``swis_code``, ``print_key_code``, ``owner_count`` (>= 1;
+        blank where ``owners`` names them all: their number), ``owners``
+        (names separated by ``;``, optional) and ``note``.
 
     Returns
     -------
@@ -393,8 +394,17 @@ def read_ownership_overrides(path: str | Path) -> pd.DataFrame:
     """
     df = _load(path, ("swis_code", "print_key_code", "owner_count"), _KEY_ALIASES)
     key, swis, pk = _parcel_keys(df, path)
-    count = to_int(df, path, "owner_count", minimum=1)
     owners = [tuple(n.strip() for n in str(v).split(";") if n.strip()) for v in text(df, "owners")]
+    # a blank owner_count where the owners are named is their number
+    named = pd.Series([len(o) for o in owners], index=df.index, dtype="int64")
+    blank = (text(df, "owner_count") == "") & (named > 0)
+    count = to_int(
+        df.assign(owner_count=text(df, "owner_count").where(~blank, "1")),
+        path,
+        "owner_count",
+        minimum=1,
+    )
+    count = count.where(~blank.to_numpy(), named)
     # a name of joining words only ("&", "AND", "ETAL"): a key-entry leftover, no owner
     no_name = pd.Series(
         [any(not _NAME_WORD.search(_JOINING.sub(" ", n)) for n in o) for o in owners],

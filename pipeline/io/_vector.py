@@ -343,14 +343,14 @@ def _as_text(values: pd.Series, path: str | Path, field: str, *, swis: bool) -> 
     else:
         # str() of each value; None, NaN and NA are blank
         out = values.astype("str").fillna("")
-    numeric = pd.api.types.is_numeric_dtype(values)
     try:
         out = out.astype("str").str.strip()
     except pa.ArrowException:
         _raise_not_utf8(values.rename(field), path, "parcels")
         raise
-    if swis and numeric:
-        # a SWIS stored as a number loses its leading zero (e.g. 10100 for 010100)
+    if swis:
+        # a SWIS stored as a number loses its leading zero (e.g. 10100 for 010100),
+        # and so does one saved as text by a spreadsheet that read it as a number
         short = out.str.fullmatch(r"\d{5}")
         out = out.where(~short, "0" + out)
     missing = out == ""
