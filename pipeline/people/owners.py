@@ -1583,10 +1583,10 @@ def owner_quality(owners: pd.DataFrame, roll: pd.DataFrame | None = None) -> dic
             "keys": shared,
             "note": (
                 "an owner written with a first name only (MARY beside JOHN SMITH): read "
-                "with the surname of the record's other owner (MARY SMITH), as SMITH JOHN "
-                "& MARY reads, or as written where the record names no other person. If "
-                "the surname is another, an ownership override naming the owner lets the "
-                "signature be credited."
+                "with the surname of the record's other persons (MARY SMITH), as SMITH "
+                "JOHN & MARY reads, where they write one plain surname and no trust, "
+                "estate or trustee stands beside them; else as written (no signature "
+                "matches it). An ownership override naming the owners settles either."
             ),
         }
     return out
