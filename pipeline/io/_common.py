@@ -248,11 +248,6 @@ def csv_text_frame(
         cols = [f"f{i}" for i in range(len(first))]
     wanted = [c for c in cols if keep is None or c in keep]
     try:
-        if text.count('"') % 2:
-            # an odd number of quotes: one may be opened and never closed, which
-            # pyarrow reads to the end of the file as one cell; the strict parser
-            # below names its row (a quote inside an unquoted value is read as is)
-            raise pa.ArrowInvalid("odd number of quote characters")
         table = pacsv.read_csv(
             io.BytesIO(data),
             read_options=pacsv.ReadOptions(
@@ -279,6 +274,8 @@ def csv_text_frame(
         df = df.astype("str")
     df[SOURCE_ROW] = np.arange(1, len(df) + 1, dtype="int64")
     if '"' in text:
+        # a quote opened and never closed, or closed by another stray quote
+        # lines later: both parsers read the rows between into one cell
         _refuse_swallowed_rows(df, wanted, width=len(cols), path=path)
     if keep is None and len(df) and len(df.columns) > 1:
         # rows of empty cells at the end (",,," lines a spreadsheet leaves after
