@@ -23,7 +23,16 @@ from pipeline.documents._common import dollars, fraction, percent
 from pipeline.errors import InputError
 from pipeline.frames import BOE_FIELDS_47
 from pipeline.geometry import union_territory
-from pipeline.io import read_inhabitants, read_lines, read_parcels, read_roll, read_voters
+from pipeline.io import (
+    read_apportionment_overrides,
+    read_inhabitants,
+    read_lines,
+    read_match_decisions,
+    read_parcels,
+    read_roll,
+    read_signatures,
+    read_voters,
+)
 from pipeline.io._common import read_bytes
 from pipeline.io.results import check_results_folder, write_csv
 
@@ -43,7 +52,7 @@ def test_a_quote_never_closed_names_its_row_not_drops_the_rest(tmp_path: Path) -
     with pytest.raises(InputError) as err:
         read_inhabitants(p)
     assert (err.value.row, err.value.column) == (2, "town")
-    assert "runs over 2 line(s) of the file, 2 of which read as whole rows" in err.value.message
+    assert "is not closed as a quoted value is" in err.value.message
     # two stray quotes, on rows 1 and 3, pair up: row 2 would be swallowed (A17 F3)
     p.write_text(
         "name,address,town\n"
@@ -65,6 +74,80 @@ def test_a_quote_never_closed_names_its_row_not_drops_the_rest(tmp_path: Path) -
     # a quote inside a value that is not quoted is text, as before: 5" is five inches
     p.write_text('name,address,town\nAnn 5" Lee,1 Main St,Harlow\n', encoding="utf-8")
     assert read_inhabitants(p)["name"].tolist() == ['Ann 5" Lee']
+
+
+def test_values_of_several_lines_with_commas_are_read(tmp_path: Path) -> None:
+    # A line of a note may hold as many commas as the file has columns less one
+    # without being a row: it was refused (audit A19 F1). Each file below is
+    # read as base read it, the value kept whole.
+    note = (
+        "Assessor's letter of March 3, 2023:\n"
+        "by road frontage, 120 ft of 400 ft, per deed, see map 12"  # 5 commas; 5 columns
+    )
+    p = tmp_path / "apportionment.csv"
+    p.write_text(
+        "swis_code,print_key_code,fraction_in_territory,value_in_territory,note\n"
+        f'104489,888.500-1-1,0.3,,"{note}"\n'
+        "104489,11.-1-2,0.5,,\n"
+        "104489,11.-1-3,0.5,,\n"
+        "104489,11.-1-4,0.5,,\n"
+    )
+    assert read_apportionment_overrides(p)["note"].iloc[0] == note
+    p = tmp_path / "inhabitants.csv"
+    # "Harlow, NY, 12106" is 3 fields, as the file has; but "Harlow" is no name
+    # shaped as the others (two words), " NY" no address, "12106" no town
+    p.write_text(
+        "name,address,town\n"
+        'Andrew Cohen,"774 Mill Ave\nHarlow, NY, 12106",Harlow\n'
+        "Mary Cohen,774 Mill Ave,Harlow\n"
+        "Rick Roe,776 Mill Ave,Harlow\n"
+        "Ivy Roe,776 Mill Ave,Harlow\n"
+    )
+    assert read_inhabitants(p)["address"].iloc[0] == "774 Mill Ave\nHarlow, NY, 12106"
+    # a name cell over two lines whose second line has two commas
+    p.write_text(
+        "name,address,town\n"
+        '"Cohen, Andrew G.\nCohen, Mary, Jr",774 Mill Ave,Harlow\n'
+        "Minor child 1,774 Mill Ave,Harlow\n"
+    )
+    assert len(read_inhabitants(p)) == 2
+    p = tmp_path / "decisions.csv"
+    p.write_text(
+        "page,line,decision,SBOEID,note\n"
+        '3,4,accept,NY000000000012345678,"voter registered at 12 Elm St\n'
+        'signed as Jim, not James, same DOB year, same household, per clerk"\n'
+    )
+    assert read_match_decisions(p)["note"].iloc[0].endswith("per clerk")
+
+
+def test_two_stray_quotes_on_consecutive_rows_are_refused(tmp_path: Path) -> None:
+    # A19 F2: row 4's town opens a quote and row 5's town opens another, which
+    # closes the first; row 5 was read into row 4 (110 lines became 109).
+    p = tmp_path / "signatures.csv"
+    head = "page,line,name,address,town,signed_on,signing_for,credited_assessed_value\n"
+    rows = [
+        "1,1,Ann Lee,1 Main St,Harlow,2023-03-01,,",
+        "1,2,Bob Lee,2 Main St,Harlow,2023-03-01,,",
+        "1,3,Cid Lee,3 Main St,Harlow,2023-03-02,,",
+        '1,4,Donald Butler,240 Elm Tpke,"Harlow,2023-03-07,,',
+        '1,5,Emma K. Lewis,131 Stuyvesant Tpke,"Harlow,2023-03-15,,',
+    ]
+    p.write_text(head + "\n".join(rows) + "\n")
+    with pytest.raises(InputError) as err:
+        read_signatures(p)
+    # the second quote ends the value and "Harlow" follows it: no quoted value ends so
+    assert (err.value.row, err.value.column) == (4, "town")
+    assert "is not closed as a quoted value is" in err.value.message
+    # one quote opening row 4's name and one closing row 5's name: a value
+    # closed as CSV closes one, but both of its lines are rows of the file
+    # (8 fields, shaped as the other rows' fields)
+    rows[3] = '1,4,"Donald Butler,240 Elm Tpke,Harlow,2023-03-07,,'
+    rows[4] = '1,5,Emma K. Lewis",131 Stuyvesant Tpke,Harlow,2023-03-15,,'
+    p.write_text(head + "\n".join(rows) + "\n")
+    with pytest.raises(InputError) as err:
+        read_signatures(p)
+    assert (err.value.row, err.value.column) == (4, "name")
+    assert "2 of the record's 2 lines read as whole rows" in err.value.message
 
 
 def test_a_quote_never_closed_stops_petition_run(tmp_path: Path) -> None:

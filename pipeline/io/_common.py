@@ -30,6 +30,10 @@ _INT = r"-?\d{1,18}"
 _SWIS = r"\d{6}"
 _NON_WORD = re.compile(r"[^0-9a-z]+")
 
+# a cell opened by a stray quote may hold the rest of the file: the stdlib reader
+# must read it (to name its row), not fail at its default 128 KiB
+csv.field_size_limit(max(csv.field_size_limit(), (1 << 31) - 1))
+
 
 def snake(name: str) -> str:
     """Header to snake_case: ``"Print Key Code"`` -> ``"print_key_code"``."""
@@ -111,38 +115,159 @@ def _csv_records_python(text: str, path: str | Path, *, header: bool) -> list[li
     return rows
 
 
-def _refuse_swallowed_rows(
-    df: pd.DataFrame, columns: Sequence[str], *, width: int, path: str | Path
+_QUOTED_VALUE = re.compile(r'"(?:[^"]|"")*"[ \t]*')
+"""A quoted value written as CSV asks: closed by a quote, then a comma or the line's end."""
+_LENIENT_FIELD = re.compile(r'"(?:[^"]|"")*(?:"[^,\n]*)?|[^,\n]*')
+"""A field as the lenient parsers read it: text after a closing quote is appended."""
+_DIGITS = re.compile(r"\d+")
+_LETTERS = re.compile(r"[^\W\d_]+")
+_SPACES = re.compile(r"\s+")
+
+
+def _shape(value: str) -> str:
+    """The shape of a value: digits run to ``9``, letters to ``A`` (``"12-1.3"`` -> ``"9-9.9"``)."""
+    return _SPACES.sub(" ", _LETTERS.sub("A", _DIGITS.sub("9", value.strip())))
+
+
+def _physical_lines(text: str) -> int:
+    """Lines of the text that hold anything (a CSV reader skips the empty ones)."""
+    lines = text.count("\n") + (0 if text.endswith("\n") else 1)
+    if "\n\n" in text or "\n\r\n" in text or text.startswith(("\n", "\r\n")):
+        lines -= len(re.findall(r"(?m)^\r?\n", text))
+    return lines
+
+
+def _fields_of(record: str) -> list[str]:
+    """The raw fields of one record's text (its line end stripped), as read leniently."""
+    fields: list[str] = []
+    pos = 0
+    while True:
+        m = _LENIENT_FIELD.match(record, pos)
+        end = m.end() if m else pos
+        fields.append(record[pos:end])
+        if end < len(record) and record[end] == ",":
+            pos = end + 1
+            continue
+        return fields
+
+
+def _reads_as_row(line: str, shapes: Sequence[set[str] | None]) -> bool:
+    """Whether a line inside a quoted value reads as a whole row of the file.
+
+    It has as many fields as the file, and more than half of them are shaped
+    as the values of their column in the other rows are (a print key like
+    print keys, a SWIS code like SWIS codes); a line of a note with as many
+    commas by chance does not.
+    """
+    fields = line.rstrip("\r").split(",")
+    if len(fields) != len(shapes):
+        return False
+    known = [(f, s) for f, s in zip(fields, shapes, strict=True) if s is not None]
+    fit = sum(_shape(f.replace('"', "")) in s for f, s in known)
+    return not known or 2 * fit > len(known)
+
+
+def _refuse_stray_quotes(
+    text: str,
+    df: pd.DataFrame,
+    cols: Sequence[str],
+    *,
+    header: bool,
+    path: str | Path,
 ) -> None:
-    """Refuse a quoted value that holds whole rows of the file (a stray quote).
+    """Refuse a quoted value that holds rows of the file (a stray quote).
 
     A stray quote (``,"Harlow`` never closed, or closed by another stray
     quote lines later) makes a quoted value run over the next lines, and the
     rows there are read into that one cell: lost without a word. A line
-    break in a quoted value is allowed (a note of two lines); a line in it
-    that reads as a whole row of its own (as many commas as the file has
-    fields less one, with three fields or more) is not, and the file is
-    refused naming the row of the value.
+    break in a quoted value is allowed (a note of two lines). A value that
+    runs over lines is refused, naming its row and column, when
+
+    - its quote is not closed as a quoted value's is (by ``"`` before a
+      comma or the line's end): a second stray quote, or none, ended it;
+    - a line of it between its first and its last reads as a whole row of the
+      file, or every line of it does (:func:`_reads_as_row`): a second stray
+      quote closing it as a quoted value is closed; a note of several lines
+      with as many commas on a line as a row has is not refused, its fields
+      not shaped as the rows' are.
+
+    Files where no record runs over lines (the lines of the file are the
+    header and the rows) are not looked into.
     """
-    if width < 3:
+    if _physical_lines(text) == len(df) + int(header):
         return
-    for col in columns:
-        values = df[col]
-        broken = values.str.contains("\n", regex=False).to_numpy(dtype=bool)
-        for i in np.flatnonzero(broken):
-            value = str(values.iloc[i])
-            inner = value.rstrip("\r\n").split("\n")[1:]
-            whole = [x for x in inner if x.count(",") >= width - 1]
-            if whole:
-                raise InputError(
-                    path,
-                    f"a quoted value runs over {len(inner)} line(s) of the file, {len(whole)} "
-                    'of which read as whole rows: a stray " opens it, and those rows would '
-                    "be read into this one cell; remove the quote, or write a quote in a "
-                    'value as ""',
-                    row=int(df[SOURCE_ROW].iloc[i]),
-                    column=str(col),
-                )
+    lines = text.split("\n")
+    feed = [x + "\n" for x in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+    reader = csv.reader(feed)
+    before = 0
+    row = -1 if header else 0
+    shapes: list[set[str] | None] | None = None
+    for record in reader:
+        start, before = before, reader.line_num
+        if not record:
+            continue
+        row += 1
+        if before - start == 1 or row < 1:
+            continue
+        spanning = [i for i, v in enumerate(record) if "\n" in v]
+        if not spanning:
+            continue
+        i = spanning[0]
+        column = cols[i] if i < len(cols) else f"field {i + 1}"
+        raw = _fields_of("".join(feed[start:before]).rstrip("\r\n"))
+        inner = record[i].rstrip("\r\n").split("\n")[1:]
+        if i >= len(raw) or not _QUOTED_VALUE.fullmatch(raw[i]):
+            raise InputError(
+                path,
+                f'a stray " opens a value that runs over {len(inner)} more line(s) of '
+                'the file and is not closed as a quoted value is (by " before a comma '
+                "or the line's end): the rows there would be read into this one cell; "
+                'remove the quote, or write a quote in a value as ""',
+                row=row,
+                column=column,
+            )
+        physical = [x.rstrip("\r\n") for x in feed[start:before]]
+        rowlike = [x.count(",") == len(cols) - 1 for x in physical]
+        if not (any(rowlike[1:-1]) or all(rowlike)):
+            continue  # no line has the fields of a row: a value of several lines
+        if shapes is None:
+            shapes = _column_shapes(df, cols)
+        # the first line begins the record: a row of the file whichever way it is
+        # read, its fields shaped as the rows' are; each later line is judged
+        # against both the other rows and it
+        first = physical[0].split(",")
+        mine = (
+            [
+                (s or set()) | {_shape(f.replace('"', ""))}
+                for s, f in zip(shapes, first, strict=True)
+            ]
+            if len(first) == len(shapes)
+            else shapes
+        )
+        whole = [_reads_as_row(physical[0], shapes)]
+        whole += [_reads_as_row(x, mine) for x in physical[1:]]
+        if any(whole[1:-1]) or all(whole):
+            raise InputError(
+                path,
+                f"a quoted value runs over {len(physical) - 1} more line(s) of the file, "
+                f"and {sum(whole)} of the record's {len(physical)} lines read as whole "
+                'rows: a stray " opens it, and those rows would be read into this one '
+                'cell; remove the quote, or write a quote in a value as ""',
+                row=row,
+                column=column,
+            )
+
+
+def _column_shapes(df: pd.DataFrame, cols: Sequence[str]) -> list[set[str] | None]:
+    """The shapes of each column's one-line values (None: a column not read)."""
+    out: list[set[str] | None] = []
+    for c in cols:
+        if c not in df.columns:
+            out.append(None)
+            continue
+        one_line = df[c][~df[c].str.contains("\n", regex=False)]
+        out.append({_shape(v) for v in one_line.unique()} if len(one_line) else None)
+    return out
 
 
 def _check_delimiter(header: list[str], path: str | Path) -> None:
@@ -276,7 +401,7 @@ def csv_text_frame(
     if '"' in text:
         # a quote opened and never closed, or closed by another stray quote
         # lines later: both parsers read the rows between into one cell
-        _refuse_swallowed_rows(df, wanted, width=len(cols), path=path)
+        _refuse_stray_quotes(text, df, cols, header=header, path=path)
     if keep is None and len(df) and len(df.columns) > 1:
         # rows of empty cells at the end (",,," lines a spreadsheet leaves after
         # its last row) hold no entry: not read. One in the middle is read, and
