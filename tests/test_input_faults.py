@@ -65,6 +65,18 @@ def test_a_quote_never_closed_names_its_row_not_drops_the_rest(tmp_path: Path) -
     with pytest.raises(InputError) as err:
         read_inhabitants(p)
     assert (err.value.row, err.value.column) == (1, "town")
+    # a stray quote in the town of a row whose address is rightly of two lines:
+    # the town is named, not the address
+    p.write_text(
+        "name,address,town\n"
+        'Ann Lee,"1 Main St\nrear unit","Harlow\n'
+        "Bob Lee,1 Main St,Harlow\n"
+        "Cid Lee,2 Main St,Harlow\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(InputError) as err:
+        read_inhabitants(p)
+    assert (err.value.row, err.value.column) == (1, "town")
     # a note of two lines is a value, not rows: read as written
     p.write_text(
         'name,address,town\nAnn Lee,1 Main St,"Harlow\n(the hamlet)"\nBob Lee,2 Main St,Harlow\n',

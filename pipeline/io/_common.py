@@ -212,11 +212,11 @@ def _refuse_stray_quotes(
         spanning = [i for i, v in enumerate(record) if "\n" in v]
         if not spanning:
             continue
-        i = spanning[0]
-        column = cols[i] if i < len(cols) else f"field {i + 1}"
         raw = _fields_of("".join(feed[start:before]).rstrip("\r\n"))
-        inner = record[i].rstrip("\r\n").split("\n")[1:]
-        if i >= len(raw) or not _QUOTED_VALUE.fullmatch(raw[i]):
+        for i in spanning:
+            if i < len(raw) and _QUOTED_VALUE.fullmatch(raw[i]):
+                continue
+            inner = record[i].rstrip("\r\n").split("\n")[1:]
             raise InputError(
                 path,
                 f'a stray " opens a value that runs over {len(inner)} more line(s) of '
@@ -224,8 +224,9 @@ def _refuse_stray_quotes(
                 "or the line's end): the rows there would be read into this one cell; "
                 'remove the quote, or write a quote in a value as ""',
                 row=row,
-                column=column,
+                column=cols[i] if i < len(cols) else f"field {i + 1}",
             )
+        column = cols[spanning[-1]] if spanning[-1] < len(cols) else None
         physical = [x.rstrip("\r\n") for x in feed[start:before]]
         rowlike = [x.count(",") == len(cols) - 1 for x in physical]
         if not (any(rowlike[1:-1]) or all(rowlike)):
