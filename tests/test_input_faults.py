@@ -159,7 +159,67 @@ def test_two_stray_quotes_on_consecutive_rows_are_refused(tmp_path: Path) -> Non
     with pytest.raises(InputError) as err:
         read_signatures(p)
     assert (err.value.row, err.value.column) == (4, "name")
-    assert "2 of the record's 2 lines read as whole rows" in err.value.message
+    assert "runs over 1 more line(s) of the file that read as rows of it" in err.value.message
+
+
+def test_a_stray_pair_beside_a_value_of_two_lines_is_refused(tmp_path: Path) -> None:
+    # A21 F1: row 4's address is rightly of two lines, and its town opens a stray
+    # quote that row 5's town closes as CSV closes one (a quote, then a comma):
+    # row 5 was read into row 4's town. The town's value is judged on its own:
+    # its first line "Harlow,2023-05-05,," is row 4's town to the last field (4
+    # fields), its last line "1,5,Emma Lewis,131 Elm St,Harlow" row 5's fields
+    # up to the town (5): rows run together.
+    p = tmp_path / "signatures.csv"
+    p.write_text(
+        "page,line,name,address,town,signed_on,signing_for,credited_assessed_value\n"
+        "1,1,Ann Lee,1 Main St,Harlow,2023-03-01,,100\n"
+        "1,2,Bob Lee,2 Main St,Harlow,2023-03-01,,200\n"
+        "1,3,Cid Lee,3 Main St,Harlow,2023-03-02,,300\n"
+        '1,4,Joan Foster,"872 Green Brook Ln\nApt 2","Harlow,2023-05-05,,\n'
+        '1,5,Emma Lewis,131 Elm St,Harlow",2023-05-06,,500\n'
+        "1,6,Dee Lee,6 Main St,Harlow,2023-03-02,,600\n"
+    )
+    with pytest.raises(InputError) as err:
+        read_signatures(p)
+    assert (err.value.row, err.value.column) == (4, "town")
+    assert "read as rows of it" in err.value.message
+
+
+def test_two_values_of_two_lines_in_one_row_are_read(tmp_path: Path) -> None:
+    # A21 F2: the name and the town are each of two lines; the line between,
+    # 'Mary Cohen",774 Mill Ave,"Harlow', has the file's 3 fields but lies in
+    # no one value: not a row run into a value
+    p = tmp_path / "inhabitants.csv"
+    p.write_text(
+        "name,address,town\n"
+        '"Andrew G. Cohen\nMary Cohen",774 Mill Ave,"Harlow\nRed Mills hamlet"\n'
+        "Ann Roe,778 Mill Ave,Harlow\n"
+        "Bob Roe,778 Mill Ave,Harlow\n"
+    )
+    got = read_inhabitants(p)
+    assert got["name"].tolist() == ["Andrew G. Cohen\nMary Cohen", "Ann Roe", "Bob Roe"]
+
+
+def test_a_quote_the_header_does_not_close_is_bad_input(tmp_path: Path) -> None:
+    # A21 F4: the header's "SBOEID opens a quote: every row was read into the
+    # header (0 decisions, no word)
+    p = tmp_path / "decisions.csv"
+    p.write_text(
+        'page,line,decision,swis_code,print_key_code,"SBOEID,note\n'
+        "3,4,accept,104489,11.-1-2,,ok\n"
+        "5,6,reject,,,,\n"
+    )
+    with pytest.raises(InputError) as err:
+        read_match_decisions(p)
+    assert err.value.row is None
+    assert "header's field 6 ('\"SBOEID') opens a quote" in err.value.message
+
+
+def test_a_voter_file_whose_first_record_has_two_lines_is_read(tmp_path: Path) -> None:
+    # A21 F5: the layout of a headerless voter file was told from its first
+    # line, not its first record: 47 fields read as 10
+    p = write_boe(tmp_path, BOE_FIELDS_47, [{**ANNA, "RSTREETNAME": "OAK ST\nREAR"}, BEN])
+    assert read_voters(p)["LASTNAME"].tolist() == ["MUÑOZ", "ROE"]
 
 
 def test_a_quote_never_closed_stops_petition_run(tmp_path: Path) -> None:

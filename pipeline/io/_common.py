@@ -11,7 +11,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +119,8 @@ _QUOTED_VALUE = re.compile(r'"(?:[^"]|"")*"[ \t]*')
 """A quoted value written as CSV asks: closed by a quote, then a comma or the line's end."""
 _LENIENT_FIELD = re.compile(r'"(?:[^"]|"")*(?:"[^,\n]*)?|[^,\n]*')
 """A field as the lenient parsers read it: text after a closing quote is appended."""
+_UNCLOSED = re.compile(r'"(?:[^"]|"")*')
+"""A quoted field that no quote closes."""
 _DIGITS = re.compile(r"\d+")
 _LETTERS = re.compile(r"[^\W\d_]+")
 _SPACES = re.compile(r"\s+")
@@ -151,20 +153,52 @@ def _fields_of(record: str) -> list[str]:
         return fields
 
 
-def _reads_as_row(line: str, shapes: Sequence[set[str] | None]) -> bool:
-    """Whether a line inside a quoted value reads as a whole row of the file.
+def _fit(fields: Sequence[str], shapes: Sequence[set[str] | None]) -> bool | None:
+    """Whether more than half of the fields are shaped as their column's values are.
 
-    It has as many fields as the file, and more than half of them are shaped
-    as the values of their column in the other rows are (a print key like
-    print keys, a SWIS code like SWIS codes); a line of a note with as many
-    commas by chance does not.
+    None when no field can be judged: none written (an empty field may stand in
+    any column), or no shapes known.
     """
-    fields = line.rstrip("\r").split(",")
-    if len(fields) != len(shapes):
-        return False
-    known = [(f, s) for f, s in zip(fields, shapes, strict=True) if s is not None]
+    known = [(f, s) for f, s in zip(fields, shapes, strict=True) if s is not None and f.strip()]
+    if not known:
+        return None
     fit = sum(_shape(f.replace('"', "")) in s for f, s in known)
-    return not known or 2 * fit > len(known)
+    return 2 * fit > len(known)
+
+
+def _holds_rows(
+    value: str, column: int, raw: Sequence[str], shapes: Sequence[set[str] | None]
+) -> bool:
+    """Whether a value of several lines is rows of the file run together.
+
+    Two stray quotes, one opening a value in column ``c`` and one closing a
+    value of the same column rows later, leave a value closed as CSV closes
+    one: the rest of the first row (its fields ``c`` to the last), the whole
+    rows between, and the start of the last row (its fields up to ``c``). The
+    value is judged so when its lines split into those numbers of fields and
+    more than half of each line's fields are shaped as their columns' values
+    are, in the other rows and in this record's other fields (which, read so,
+    are fields of those rows). The two fields of column ``c`` (where the
+    quotes stand) are not judged: any text may be there. A note of several
+    lines with commas is not rows; nor is a value of a file of one column.
+    """
+    width = len(shapes)
+    pieces = [x.rstrip("\r") for x in value.rstrip("\r\n").split("\n")]
+    first, last = pieces[0].split(","), pieces[-1].split(",")
+    middle = [x.split(",") for x in pieces[1:-1]]
+    if width < 2 or len(first) != width - column or len(last) != column + 1:
+        return False
+    if any(len(m) != width for m in middle):
+        return False
+    own = [_shape(f.replace('"', "")) for f in raw]
+    ref = [
+        ((s or set()) | ({own[j]} if j < len(own) and j != column else set())) or None
+        for j, s in enumerate(shapes)
+    ]
+    verdicts = [_fit(first[1:], ref[column + 1 :]), _fit(last[:-1], ref[:column])]
+    verdicts += [_fit(m, ref) for m in middle]
+    judged = [v for v in verdicts if v is not None]
+    return bool(judged) and all(judged)
 
 
 def _refuse_stray_quotes(
@@ -185,11 +219,8 @@ def _refuse_stray_quotes(
 
     - its quote is not closed as a quoted value's is (by ``"`` before a
       comma or the line's end): a second stray quote, or none, ended it;
-    - a line of it between its first and its last reads as a whole row of the
-      file, or every line of it does (:func:`_reads_as_row`): a second stray
-      quote closing it as a quoted value is closed; a note of several lines
-      with as many commas on a line as a row has is not refused, its fields
-      not shaped as the rows' are.
+    - its lines are rows of the file run together (:func:`_holds_rows`): a
+      second stray quote closed it as a quoted value is closed.
 
     Files where no record runs over lines (the lines of the file are the
     header and the rows) are not looked into.
@@ -214,49 +245,33 @@ def _refuse_stray_quotes(
             continue
         raw = _fields_of("".join(feed[start:before]).rstrip("\r\n"))
         for i in spanning:
-            if i < len(raw) and _QUOTED_VALUE.fullmatch(raw[i]):
-                continue
-            inner = record[i].rstrip("\r\n").split("\n")[1:]
-            raise InputError(
-                path,
-                f'a stray " opens a value that runs over {len(inner)} more line(s) of '
-                'the file and is not closed as a quoted value is (by " before a comma '
-                "or the line's end): the rows there would be read into this one cell; "
-                'remove the quote, or write a quote in a value as ""',
-                row=row,
-                column=cols[i] if i < len(cols) else f"field {i + 1}",
-            )
-        column = cols[spanning[-1]] if spanning[-1] < len(cols) else None
-        physical = [x.rstrip("\r\n") for x in feed[start:before]]
-        rowlike = [x.count(",") == len(cols) - 1 for x in physical]
-        if not (any(rowlike[1:-1]) or all(rowlike)):
-            continue  # no line has the fields of a row: a value of several lines
-        if shapes is None:
-            shapes = _column_shapes(df, cols)
-        # the first line begins the record: a row of the file whichever way it is
-        # read, its fields shaped as the rows' are; each later line is judged
-        # against both the other rows and it
-        first = physical[0].split(",")
-        mine = (
-            [
-                (s or set()) | {_shape(f.replace('"', ""))}
-                for s, f in zip(shapes, first, strict=True)
-            ]
-            if len(first) == len(shapes)
-            else shapes
-        )
-        whole = [_reads_as_row(physical[0], shapes)]
-        whole += [_reads_as_row(x, mine) for x in physical[1:]]
-        if any(whole[1:-1]) or all(whole):
-            raise InputError(
-                path,
-                f"a quoted value runs over {len(physical) - 1} more line(s) of the file, "
-                f"and {sum(whole)} of the record's {len(physical)} lines read as whole "
-                'rows: a stray " opens it, and those rows would be read into this one '
-                'cell; remove the quote, or write a quote in a value as ""',
-                row=row,
-                column=column,
-            )
+            name = cols[i] if i < len(cols) else f"field {i + 1}"
+            pieces = record[i].rstrip("\r\n").split("\n")
+            if i >= len(raw) or not _QUOTED_VALUE.fullmatch(raw[i]):
+                raise InputError(
+                    path,
+                    f'a stray " opens a value that runs over {len(pieces) - 1} more line(s) '
+                    'of the file and is not closed as a quoted value is (by " before a comma '
+                    "or the line's end): the rows there would be read into this one cell; "
+                    'remove the quote, or write a quote in a value as ""',
+                    row=row,
+                    column=name,
+                )
+            commas = [x.count(",") for x in pieces]
+            if commas[0] != len(cols) - 1 - i or commas[-1] != i:
+                continue  # not fields of rows: a value of several lines
+            if shapes is None:
+                shapes = _column_shapes(df, cols)
+            if _holds_rows(record[i], i, raw, shapes):
+                raise InputError(
+                    path,
+                    f"a quoted value runs over {len(pieces) - 1} more line(s) of the file "
+                    'that read as rows of it: a stray " opens it and another closes it, and '
+                    "those rows would be read into this one cell; remove the quotes, or "
+                    'write a quote in a value as ""',
+                    row=row,
+                    column=name,
+                )
 
 
 def _column_shapes(df: pd.DataFrame, cols: Sequence[str]) -> list[set[str] | None]:
@@ -289,11 +304,40 @@ def _check_delimiter(header: list[str], path: str | Path) -> None:
             )
 
 
+def _lines_of(text: str) -> Iterator[str]:
+    """The lines of a text with their line ends, one at a time."""
+    start = 0
+    while start < len(text):
+        nl = text.find("\n", start)
+        end = len(text) if nl < 0 else nl + 1
+        yield text[start:end]
+        start = end
+
+
 def first_record(text: str) -> list[str]:
-    """The fields of the first line of a CSV text."""
+    """The fields of the first record of a CSV text (a quoted value may span lines)."""
+    for record in csv.reader(_lines_of(text)):
+        if record:
+            return record
+    return []
+
+
+def _refuse_quote_in_header(text: str, path: str | Path) -> None:
+    """Refuse a header whose line opens a quote it does not close.
+
+    The header would run on into the rows, and they would be read as its
+    last name: no rows, without a word.
+    """
     nl = text.find("\n")
-    line = text if nl < 0 else text[:nl]
-    return next(csv.reader([line.rstrip("\r")]), [])
+    line = (text if nl < 0 else text[:nl]).rstrip("\r")
+    for i, field in enumerate(_fields_of(line)):
+        if field.startswith('"') and _UNCLOSED.fullmatch(field):
+            raise InputError(
+                path,
+                f"the header's field {i + 1} ({field.split(',')[0]!r}) opens a quote that its "
+                "line does not close: the rows after it would be read into the header; remove "
+                "the quote",
+            )
 
 
 def csv_text_frame(
@@ -359,6 +403,8 @@ def csv_text_frame(
         # read as a line end like the others
         text = text.replace("\r\n", "\n").replace("\r", "\n")
         data = text.encode("utf-8")
+    if header and '"' in text[: text.find("\n")]:
+        _refuse_quote_in_header(text, path)
     first = first_record(text)
     if header:
         _check_delimiter(first, path)
