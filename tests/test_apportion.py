@@ -170,6 +170,30 @@ def test_the_noise_width_is_in_feet_whatever_the_crs() -> None:
     assert (thin["fraction_in_territory"], thin["fraction_source"]) == (0.0, "sliver")
 
 
+def test_a_strip_of_exactly_ten_map_feet_is_noise() -> None:
+    # audit A20 F1: a parcel 100 x 100 US survey feet (EPSG:2260) with a hole of
+    # the territory 20 x 20 inside it: the piece outside is 400 sq ft = 4 % of
+    # 10,000, under the 5 % tolerance, and its mean width 2 x 400 / 80 = 10 ft,
+    # "at most 10 ft": noise, so the parcel snaps to 1. It was kept at 0.96: 10
+    # US survey feet are 10.00002 international feet.
+    territory = Polygon(
+        [(0, 0), (200, 0), (200, 100), (0, 100)],
+        [[(140, 40), (160, 40), (160, 60), (140, 60)]],
+    )
+    parcel = gpd.GeoSeries([box(100, 0, 200, 100)], crs="EPSG:2260")
+    row = apportion_table(parcel, territory, sliver_tolerance=0.05).iloc[0]
+    assert row["raw_fraction"] == pytest.approx(0.96, abs=1e-12)
+    assert (row["fraction_in_territory"], row["fraction_source"]) == (1.0, "sliver")
+    # a hole of 21 x 21: 441 sq ft = 4.41 %, mean width 2 x 441 / 84 = 10.5 ft: land
+    territory = Polygon(
+        [(0, 0), (200, 0), (200, 100), (0, 100)],
+        [[(140, 40), (161, 40), (161, 61), (140, 61)]],
+    )
+    row = apportion_table(parcel, territory, sliver_tolerance=0.05).iloc[0]
+    assert row["fraction_in_territory"] == pytest.approx(0.9559, abs=1e-12)
+    assert row["fraction_source"] == "geometry"
+
+
 def test_territory_with_hole() -> None:
     # 300 x 300 square with a 100 x 100 hole at [100, 200]^2
     territory = Polygon(

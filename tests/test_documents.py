@@ -363,6 +363,52 @@ def test_certification_two_towns(tmp_path: Path) -> None:
     assert f"assessed valuation {measured} $50,000.00" in flat
 
 
+def test_a_part_of_exactly_half_is_certified_as_not_more_than_half(tmp_path: Path) -> None:
+    # audit A20 O2: 28,000 assessed at rate 33.9 = 28,000 / 0.339 = $82,595.870206...
+    # in full; the signers' 14,000 = $41,297.935103..., printed $41,297.94, twice
+    # which ($82,595.88) reads as more than the total's $82,595.87. The holdings
+    # are exactly half (the part fails); binary arithmetic gave 50.00000000000001
+    parcels = pd.DataFrame(
+        [
+            _parcel("104489", "1.-1-1", "104400", 10_000.0, 1.0, 100.0, 10_000.0),
+            _parcel("104689", "2.-1-2", "104600", 14_000.0, 1.0, 33.9, 14_000.0),
+            _parcel("104689", "2.-1-3", "104600", 14_000.0, 1.0, 33.9, 0.0),
+        ],
+        columns=list(PARCEL_SCHEDULE_COLUMNS),
+    )
+    parts = [
+        {
+            "swis": "104400",
+            "equalization_rate": 100.0,
+            "total_assessed": 10_000.0,
+            "signer_assessed": 10_000.0,
+            "total_full": 10_000.0,
+            "signer_full": 10_000.0,
+            "percent": 100.0,
+            "passes": True,
+        },
+        {
+            "swis": "104600",
+            "equalization_rate": 33.9,
+            "total_assessed": 28_000.0,
+            "signer_assessed": 14_000.0,
+            "total_full": 28_000 / 0.339,
+            "signer_full": 14_000 / 0.339,
+            "percent": 50.00000000000001,
+            "passes": False,
+        },
+    ]
+    rolls = [
+        {"swis": "104400", "name": "Harlow", "roll_year": 2022, "equalization_rate": 100.0},
+        {"swis": "104600", "name": "Brinton", "roll_year": 2022, "equalization_rate": 33.9},
+    ]
+    files = write_certifications(tmp_path, _summary(parts, rolls), parcels)
+    flat = " ".join(docx_text(files["certification-104600.docx"]).split())
+    assert "$82,595.87" in flat and "$41,297.94" in flat
+    assert "being exactly one half (50.0000 %) of the full valuation of that portion" in flat
+    assert "and not more than one half (each amount above is rounded to the cent" in flat
+
+
 def test_no_certification_without_owner_basis(tmp_path: Path) -> None:
     summary = {"owner_test": {"applies": False, "passes": None}}
     empty = pd.DataFrame(columns=list(PARCEL_SCHEDULE_COLUMNS))

@@ -71,5 +71,10 @@ def test_a_share_never_prints_as_the_threshold_it_is_not() -> None:
     assert percent(100 * 1_000_001 / 2_000_001) == "50.00002 %"
     assert percent_text(49.99996) == "49.99996"
     assert percent_text(50.0) == "50.0000"  # exactly half: as it is
+    # audit A20 O1: a part of exactly half its full value, summed in binary
+    # floating point, came out 50.00000000000001: whole, as the pass rule reads
+    # it (it fails), not "50.0000000000"
+    assert percent_text(50.00000000000001) == "50.0000"
+    assert percent_text(50.0000000001) == "50.0000000001"  # 2e-12 off: a real margin
     assert percent_text(20.0) == "20.0000"
     assert percent_text(33.086878) == "33.0869"

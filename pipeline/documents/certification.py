@@ -35,6 +35,7 @@ from pipeline.documents._render import (
 )
 from pipeline.keys import label_order
 from pipeline.tools.numbers import total
+from pipeline.valuation import PASS_REL_TOL
 
 __all__ = [
     "CertificationFigures",
@@ -47,6 +48,30 @@ _BASIS_WORDS = {
     "assessment_total": "total assessed value (roll field assessment_total)",
     "town_taxable_value": "town taxable value (roll field town_taxable_value)",
 }
+
+
+def _is_half(share: float | None) -> bool:
+    """Whether a percentage is exactly 50, as the pass rule reads it."""
+    return share is not None and abs(share - 50.0) <= PASS_REL_TOL * 50.0
+
+
+def _share(share: float | None) -> str:
+    """The signers' share as the certification states it."""
+    return f"exactly one half ({percent(share)})" if _is_half(share) else percent(share)
+
+
+def _tie_note(share: float | None) -> str:
+    """At exactly one half, why the amounts may seem to say more (audit A20 O2).
+
+    Each amount is rounded to the cent on its own: $41,297.94 of $82,595.87
+    doubles to more than the total, though the holdings are exactly half.
+    """
+    if not _is_half(share):
+        return ""
+    return (
+        ", and not more than one half (each amount above is rounded to the cent on its "
+        "own, so that twice the one may differ by a cent from the other)"
+    )
 
 
 @dataclass(frozen=True)
@@ -271,7 +296,8 @@ def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> 
             Para(
                 "2. The correct total amount of that assessed valuation owned by the signers "
                 f"of the petition is {dollars(fig.signer_assessed)}, being "
-                f"{percent(fig.percent)} of the total assessed valuation of the territory."
+                f"{_share(fig.percent)} of the total assessed valuation of the territory"
+                f"{_tie_note(fig.percent)}."
             ),
         )
     else:
@@ -291,8 +317,8 @@ def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> 
                 "3. The correct total amount of full valuation of real property in the "
                 f"territory and in the {town} owned by the signers of the petition is "
                 f"{dollars(fig.signer_full)} (assessed valuation{measured} "
-                f"{dollars(fig.signer_assessed)}), being {percent(fig.percent)} of the full "
-                "valuation of that portion."
+                f"{dollars(fig.signer_assessed)}), being {_share(fig.percent)} of the full "
+                f"valuation of that portion{_tie_note(fig.percent)}."
             ),
         )
     open_items = _open_items(fig, parcels)

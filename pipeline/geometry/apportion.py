@@ -635,9 +635,15 @@ def _wider_than_noise(
         kept = parts[sizes >= _HAIRLINE * sizes.sum()] if len(parts) else parts
         area[k] = float(shapely.area(kept).sum())
         length[k] = float(shapely.length(kept).sum())
+    if abs(feet_per_unit - 1.0) < 1e-5:
+        # a US survey foot (State Plane in New York) is 1.000002 international
+        # feet: the limit is 10 feet of the map's own, so that a strip of
+        # exactly 10 map feet is "at most 10 ft" (audit A20 F1)
+        feet_per_unit = 1.0
     with np.errstate(divide="ignore", invalid="ignore"):
         width = np.where(length > 0, 2.0 * area / length, 0.0) * feet_per_unit
-    wide: BoolArray = width > SLIVER_MAX_WIDTH_FT
+    # a width of exactly the limit, as floating point gives it back, is at most it
+    wide: BoolArray = width > SLIVER_MAX_WIDTH_FT * (1.0 + 1e-12)
     return wide
 
 

@@ -10,6 +10,10 @@ __all__ = ["cents", "percent_text", "total"]
 
 _CENT = Decimal("0.01")
 
+#: A share within this relative distance of a whole number is that number (the
+#: noise of binary arithmetic; the pass rule's tolerance, ``PASS_REL_TOL``).
+_WHOLE_REL_TOL = 1e-12
+
 
 def cents(value: float) -> Decimal:
     """A dollar amount rounded to the cent, half up (as a spreadsheet shows it).
@@ -74,11 +78,18 @@ def percent_text(value: float, *, digits: int = 4, most: int = 10) -> str:
         rounds to one (``50.0000``) gets more decimals until it no longer does
         (``50.00003``, ``49.99996``): the statute's thresholds (more than 50,
         at least 20) are whole numbers, and a failing or passing share must
-        not print as the threshold itself.
+        not print as the threshold itself. A share within 1e-12 of a whole
+        number (relative) is that number, as the pass rule reads it:
+        ``50.00000000000001`` → ``"50.0000"``.
     """
     shown = f"{value:.{digits}f}"
     if value == math.floor(value):
         return shown
+    if abs(value - round(value)) <= _WHOLE_REL_TOL * abs(value):
+        # a whole share that binary arithmetic left a few ulps off (14,000 of
+        # 28,000 equalized at 33.9 % gives 50.00000000000001): whole, as the
+        # pass rule reads it (``PASS_REL_TOL`` of pipeline.valuation)
+        return f"{float(round(value)):.{digits}f}"
     d = digits
     while d < most and float(shown) == round(value):
         d += 1
