@@ -319,6 +319,12 @@ def _land_in_rest(
     return land, strays
 
 
+#: Town parts whose areas differ by at most this share of the greater, but more
+#: than :data:`pipeline.law.filing.TIE`, are told: which is the greatest rests
+#: on the drawing of the town line (audit A22 O3).
+NEAR_TIE = 1e-4
+
+
 def tie_warning(areas: Mapping[str, float], warnings: list[str]) -> None:
     """Warn when the greatest town part is not clearly the greatest (§ 2-202.1.f(1))."""
     if len(areas) < 2:
@@ -331,6 +337,17 @@ def tie_warning(areas: Mapping[str, float], warnings: list[str]) -> None:
             "statute files the original with the town of the greatest part (§ 2-202.1.f(1)) "
             f"and does not settle a tie; {tied[0]} was chosen (the lower SWIS code), which "
             "counsel should review"
+        )
+        return
+    first, second = sorted(areas, key=lambda s: (-float(areas[s]), s))[:2]
+    big, next_big = float(areas[first]), float(areas[second])
+    if big > 0 and big - next_big <= NEAR_TIE * big:
+        warnings.append(
+            f"the town parts {first} ({big:.6f} sq mi) and {second} ({next_big:.6f} sq mi) "
+            f"differ by {100 * (big - next_big) / big:.5f} % of the greater, less than the "
+            "boundaries can be trusted to (a tenth of a foot along a town line moves a "
+            f"part of a square mile by some 0.002 %): the original goes to {first}, the "
+            "greatest part (§ 2-202.1.f(1)), which counsel should review"
         )
 
 

@@ -87,3 +87,27 @@ def test_the_earlier_law_stated_only_until_2040() -> None:
     assert regime_notes(date(2023, 6, 1), "2-202-pre-2024") == []
     assert "counsel should confirm" in regime_notes(date(2030, 6, 1), "2-202-pre-2024")[0]
     assert "before the 2024 amendments" in regime_notes(date(2023, 6, 1), "2024")[0]
+
+
+def test_parts_nearly_equal_are_told_not_tied() -> None:
+    # audit A22 O3: parts equal on the map differ on the ellipsoid by some 1e-6;
+    # a tenth of a foot along a mile of town line moves a square-mile part by
+    # 528 / 27,878,400 = 1.9e-5. Parts within 1e-4 of the greater are told.
+    from pipeline.town_parts import tie_warning
+
+    warnings: list[str] = []
+    # 1.00000 against 0.99999: 1e-5 of the greater, over the tie (1e-6): the
+    # original goes to 104600, the greater, and the closeness is told
+    tie_warning({"104400": 0.99999, "104600": 1.0}, warnings)
+    assert len(warnings) == 1
+    assert "104600 (1.000000 sq mi) and 104400 (0.999990 sq mi)" in warnings[0]
+    assert "differ by 0.00100 % of the greater" in warnings[0]
+    assert "the original goes to 104600" in warnings[0]
+    # 1e-3 apart: clearly the greater, nothing to tell
+    warnings.clear()
+    tie_warning({"104400": 0.999, "104600": 1.0}, warnings)
+    assert warnings == []
+    # 5e-7 apart: a tie, told once as a tie
+    warnings.clear()
+    tie_warning({"104400": 0.9999995, "104600": 1.0}, warnings)
+    assert len(warnings) == 1 and "equal to the precision of the boundaries" in warnings[0]

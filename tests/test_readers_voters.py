@@ -264,6 +264,27 @@ def test_a_re_registration_after_filing_does_not_undo_earlier_votes(tmp_path: Pa
     assert status_at_filing(voters, dt.date(2023, 6, 1)).tolist() == ["A", ""]
 
 
+def test_a_last_vote_date_as_a_spreadsheet_saves_it_is_a_date(tmp_path: Path) -> None:
+    # audit A22 F1: Anna re-registered on 2023-07-15 (after the filing on
+    # 2023-06-01) and last voted on 2023-05-16, before it: registered then. With
+    # LASTVOTERDATE saved as 2023-05-16 or 5/16/2023 (as REGDATE may be) only the
+    # year was read, 2023 taken as its last day (after filing): she was dropped
+    # from the voters and her signature did not count.
+    from pipeline.people.voters import status_at_filing
+
+    for written in ("20230516", "2023-05-16", "5/16/2023"):
+        recs = [{**ANNA, "REGDATE": "2023-07-15", "VOTERHISTORY": "", "LASTVOTERDATE": written}]
+        voters = read_voters(write_boe(tmp_path, BOE_FIELDS_47, recs))
+        assert voters["VOTED_BY"].tolist() == ["2023-05-16"], written
+        assert status_at_filing(voters, dt.date(2023, 6, 1)).tolist() == ["A"], written
+    # a day-first date cannot be told from a month-first one: its year alone
+    # (the vote was in 2023, no later), as a year written alone
+    recs = [{**ANNA, "REGDATE": "2023-07-15", "VOTERHISTORY": "", "LASTVOTERDATE": "16.05.2023"}]
+    assert read_voters(write_boe(tmp_path, BOE_FIELDS_47, recs))["VOTED_BY"].tolist() == [
+        "2023-12-31"
+    ]
+
+
 def test_the_year_voted_at_a_previous_registration_is_no_vote_here(tmp_path: Path) -> None:
     # audit A10 F6: Ben registered on 2023-07-10, after the filing on
     # 2023-06-01; his form says he last voted in 2020 at a previous

@@ -43,8 +43,17 @@ _OPTIONAL = ("RAPARTMENTTYPE", "RADDRNONSTD")
 _REQUIRED_BY_NAME = ("SBOEID", "LASTNAME", "FIRSTNAME", "STATUS")
 _FIELD_NAMES = frozenset(BOE_FIELDS_47) | frozenset(BOE_FIELDS_45)
 _KEEP = tuple(c for c in VOTER_COLUMNS if c not in (SOURCE_ROW, "REGISTRANT", "VOTED_BY"))
-#: A date (YYYYMMDD) or a year standing alone in a voting history field.
-_HISTORY_DATE = re.compile(r"(?<!\d)((?:19|20)\d{2})(\d{4})?(?!\d)")
+#: A date in a voting history field or ``LASTVOTERDATE``: ``YYYYMMDD`` (the BOE
+#: file), ``YYYY-MM-DD`` or ``M/D/YYYY`` (as a spreadsheet may save it; audit
+#: A22 F1), or a year standing alone.
+_HISTORY_DATE = re.compile(
+    r"(?<!\d)(?:"
+    r"(?P<iy>(?:19|20)\d{2})-(?P<im>\d{1,2})-(?P<id>\d{1,2})"
+    r"|(?P<um>\d{1,2})/(?P<ud>\d{1,2})/(?P<uy>(?:19|20)\d{2})"
+    r"|(?P<by>(?:19|20)\d{2})(?P<bm>\d{2})(?P<bd>\d{2})"
+    r"|(?P<year>(?:19|20)\d{2})"
+    r")(?!\d)"
+)
 #: The dates kept (``YYYYMMDD`` in the BOE file; ``YYYY-MM-DD`` and ``M/D/YYYY``
 #: as a spreadsheet may save them), read into ISO text.
 _DATES = ("REGDATE", "INACT_DATE", "PURGE_DATE")
@@ -161,8 +170,9 @@ def read_voters(path: str | Path) -> pd.DataFrame:
 def _voted_by(raw: pd.DataFrame) -> pd.Series:
     """The earliest day each voter is shown voting, ISO text (``""``: none shown).
 
-    From ``LASTVOTERDATE`` (``YYYYMMDD``) and the dates or years of
-    ``VOTERHISTORY``: votes cast on this registration; a year alone stands for
+    From ``LASTVOTERDATE`` (``YYYYMMDD``, ``YYYY-MM-DD`` or ``M/D/YYYY``, as
+    the other dates) and the dates or years of ``VOTERHISTORY``: votes cast
+    on this registration; a year alone stands for
     its last day (the vote was in it, no later). A value that is no date is
     left aside: these fields only confirm a registration older than its
     ``REGDATE``. ``PREVYEARVOTED`` is not read: it is the year the applicant
@@ -174,14 +184,21 @@ def _voted_by(raw: pd.DataFrame) -> pd.Series:
     def earliest(*texts: str) -> str:
         found: list[str] = []
         for text in texts:
-            for year, rest in _HISTORY_DATE.findall(text):
-                if rest:
+            for hit in _HISTORY_DATE.finditer(text):
+                if hit["year"]:
+                    day = dt.date(int(hit["year"]), 12, 31)
+                else:
+                    y, m, d = (
+                        ("iy", "im", "id")
+                        if hit["iy"]
+                        else ("uy", "um", "ud")
+                        if hit["uy"]
+                        else ("by", "bm", "bd")
+                    )
                     try:
-                        day = dt.date(int(year), int(rest[:2]), int(rest[2:]))
+                        day = dt.date(int(hit[y]), int(hit[m]), int(hit[d]))
                     except ValueError:
                         continue
-                else:
-                    day = dt.date(int(year), 12, 31)
                 found.append(day.isoformat())
         return min(found) if found else ""
 
