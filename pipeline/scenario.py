@@ -81,7 +81,12 @@ from pipeline.geometry.apportion import polygonal
 from pipeline.geometry.area import geodesic_area_sq_mi
 from pipeline.geometry.territory import check_unlisted_towns, shares_area
 from pipeline.keys import is_village_swis
-from pipeline.law.checks import designees_check, inhabitant_schedule, population_check
+from pipeline.law.checks import (
+    designees_check,
+    inhabitant_schedule,
+    population_check,
+    unplaced_inhabitants_deficiency,
+)
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.model import PetitionInputs
 from pipeline.people.voters import (
@@ -256,6 +261,9 @@ class _Base:
     inhabitant_anon: BoolArray
     population0: dict[str, Any]
     population_defs0: tuple[Deficiency, ...]
+    #: ``inhabitants_unplaced`` naming the list's unplaced rows (a deficiency
+    #: of a territory only where they could make up its shortfall)
+    population_unplaced0: Deficiency | None
 
     # delegation to the prepared petition
     @property
@@ -406,6 +414,7 @@ class _Base:
             population0, pdefs0 = population_check(
                 inputs.inhabitants, prep.inhabitant_place, regime=prep.regime, schedule=sched
             )
+            unplaced0 = unplaced_inhabitants_deficiency(inputs.inhabitants, sched)
             cand_i = sched.loc[sched["status"] == "outside"]
             inh = _People.of(cand_i[PARCEL_KEY], keys, override_fraction)
             anon = cand_i["anonymised"].to_numpy(dtype=bool)
@@ -415,6 +424,7 @@ class _Base:
                 prep.designee_place.iloc[:0],
                 regime=prep.regime,
             )
+            unplaced0 = None
         unit = CRS.from_user_input(inputs.working_crs).axis_info[0].unit_conversion_factor
         return cls(
             prep=prep,
@@ -450,6 +460,7 @@ class _Base:
             inhabitant_anon=anon,
             population0=population0,
             population_defs0=tuple(pdefs0),
+            population_unplaced0=unplaced0,
         )
 
 
@@ -1050,7 +1061,8 @@ class Scenario:
                     f"the {minimum} required",
                 ),
             )
-            defs += [d for d in b.population_defs0 if d["code"] == "inhabitants_unplaced"]
+            if b.population_unplaced0 is not None and n + int(p0["unplaced"]) >= minimum:
+                defs.append(b.population_unplaced0)
         return population, defs
 
     # ---------------------------------------------------------------- comparison

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from typing import Any
 
@@ -285,8 +286,16 @@ def test_population_outside_duplicates_unplaced_minors() -> None:
     assert part["unplaced"] == 1
     assert part["without_name"] == 1
     assert part["anonymised"] == 3
+    # 4 inside and 1 unplaced: placed, it could not make up 500 (audit A22 O2),
+    # so it is reported (part["unplaced"]), not a deficiency of the petition
+    assert codes(defs) == ["population_below_minimum"]
+    # with a minimum of 5 it could: 4 + 1 = 5, a deficiency naming its row
+    _, defs = population_check(inh, pl, regime=dataclasses.replace(PRE, minimum_population=5))
     assert codes(defs) == ["population_below_minimum", "inhabitants_unplaced"]
     assert defs[1]["where"] == "inhabitants rows 4"
+    # with a minimum of 6 the one entry cannot make up the shortfall of 2
+    _, defs = population_check(inh, pl, regime=dataclasses.replace(PRE, minimum_population=6))
+    assert codes(defs) == ["population_below_minimum"]
 
 
 def test_inhabitant_identities_are_reused_for_another_territory() -> None:
