@@ -773,8 +773,21 @@ def _more_than_half(signer: float, total: float) -> bool:
 
 
 def _percent(signer: float, total: float) -> float | None:
+    """``100 * signer / total``; exactly 50 where :func:`_more_than_half` reads one half.
+
+    A share within :data:`PASS_REL_TOL` of one half (:math:`|2S - T| \\le
+    10^{-12} T`) fails the test as exactly half, and is exactly 50 here, so
+    that every figure printed of it (the summary, the deficiencies, the
+    certifications and the report) says what the verdict says (audit A24 F2:
+    a share computed as 50.0000000000501 printed "50.0000" beside a pass, and
+    one of 50.0000000000500 "50.0000000001" beside a failure). Outside that
+    band the quotient differs from 50 by more than 5e-11, so it cannot print
+    as 50 either.
+    """
     if not (total > 0) or math.isnan(signer):
         return None
+    if abs(2.0 * signer - total) <= PASS_REL_TOL * total:
+        return 50.0
     return 100.0 * signer / total
 
 

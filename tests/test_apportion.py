@@ -194,6 +194,45 @@ def test_a_strip_of_exactly_ten_map_feet_is_noise() -> None:
     assert row["fraction_source"] == "geometry"
 
 
+@pytest.mark.parametrize(
+    ("crs", "x0", "y0", "u", "width", "length"),
+    [
+        # NY East in US survey feet: 10.1 x 1,010 ft, 2 x 10,201 / 2,040.2 = 10 ft
+        ("EPSG:2260", 700_000.0, 1_300_000.0, 1.0, 10.1, 1_010.0),
+        # UTM 18N in metres (u: metres per foot): 10.5 x 210 ft, 2 x 2,205 / 441 = 10 ft
+        ("EPSG:32618", 590_000.0, 4_730_000.0, 0.3048, 10.5, 210.0),
+    ],
+)
+def test_a_strip_of_exactly_ten_feet_at_real_coordinates_is_noise(
+    crs: str, x0: float, y0: float, u: float, width: float, length: float
+) -> None:
+    # audit A24 F1: at State Plane or UTM magnitudes the coordinates' rounding
+    # moved the mean width 2A/L of a strip drawn exactly 10 ft wide to
+    # 10.0000000000913 ft (EPSG:2260) or 10.0000000013 ft (EPSG:32618), and the
+    # strip was kept as land. Two parcels 1,100 x 300 ft (330,000 sq ft); the
+    # territory leaves out a strip of the second: 10,201 sq ft = 3.09 %, or
+    # 2,205 sq ft = 0.67 %, under the 5 % tolerance, and exactly 10 ft wide on
+    # average: noise, so the parcel snaps to 1.
+    def b(x1: float, y1: float, x2: float, y2: float) -> Polygon:
+        return box(x0 + x1 * u, y0 + y1 * u, x0 + x2 * u, y0 + y2 * u)
+
+    parcels = gpd.GeoSeries([b(0, 0, 1_100, 300), b(0, 300, 1_100, 600)], crs=crs)
+    whole = b(-100, -100, 1_200, 700)
+    territory = shapely.difference(whole, b(40, 400, 40 + length, 400 + width))
+    out = apportion_table(parcels, territory, sliver_tolerance=0.05)
+    strip = width * length
+    assert out["raw_fraction"].iloc[1] == pytest.approx(1 - strip / 330_000, abs=1e-9)
+    assert out["fraction_in_territory"].tolist() == [1.0, 1.0]
+    assert out["fraction_source"].iloc[1] == "sliver"
+    # a tenth of a foot wider (2 x 10,302 / 2,040.4 = 10.098 ft, or
+    # 2 x 2,226 / 441.2 = 10.09 ft) is land
+    territory = shapely.difference(whole, b(40, 400, 40 + length, 400 + width + 0.1))
+    out = apportion_table(parcels, territory, sliver_tolerance=0.05)
+    wider = (width + 0.1) * length
+    assert out["fraction_source"].iloc[1] == "geometry"
+    assert out["fraction_in_territory"].iloc[1] == pytest.approx(1 - wider / 330_000, abs=1e-9)
+
+
 def test_territory_with_hole() -> None:
     # 300 x 300 square with a 100 x 100 hole at [100, 200]^2
     territory = Polygon(

@@ -602,6 +602,56 @@ def test_fifty_percent_by_thirds_still_fails() -> None:
     assert owner_test(s, towns=[T1])["passes"] is False
 
 
+def test_fifty_percent_by_thirds_prints_as_exactly_half() -> None:
+    # the same thirds: the float sums may leave the quotient a few units in the
+    # last place off 50, but the share the verdict reads as one half is 50
+    # exactly, and prints so in the deficiency
+    third = 100_000 / 3
+    s = sched(
+        [
+            (T1, "A", third, third, "geometry"),
+            (T1, "B", third, third / 2, "geometry"),
+            (T1, "C", third, 0.0, "geometry"),
+        ]
+    )
+    t = owner_test(s, towns=[T1])
+    assert t["percent"] == 50.0
+    (d,) = t["deficiencies"]
+    assert "signers own 50.0000 % of the assessed valuation" in d["message"]
+
+
+@pytest.mark.parametrize(
+    ("signer", "total", "passes", "shown"),
+    [
+        # audit A24 F2, at the edge of the pass tolerance (one part in 10**12):
+        # 2S - T = 3,059,281,448.967781 - 3,059,281,448.9647217 = 0.0030593 >
+        # 1e-12 x T = 0.0030593 (by 6e-9): passes, so it must not print as the
+        # 50.0000 of a tie (it printed "50.0000" beside "passes")
+        (1_529_640_724.4838905, 3_059_281_448.9647217, True, "50.0000000000"),
+        # 2S - T = 5,050,876,997.6129388 - 5,050,876,997.607888 = 0.0050508 <=
+        # 1e-12 x T = 0.0050509: one half, fails, and prints as one half (it
+        # printed "50.0000000001" beside the failure)
+        (2_525_438_498.8064694, 5_050_876_997.607888, False, "50.0000 "),
+    ],
+)
+def test_a_share_at_the_pass_tolerance_prints_as_its_verdict(
+    signer: float, total: float, passes: bool, shown: str
+) -> None:
+    from pipeline.tools.numbers import percent_text
+
+    s = sched([(T1, "A", signer, signer, "geometry"), (T1, "B", total - signer, 0.0, "geometry")])
+    t = owner_test(s, towns=[T1])
+    assert t["passes"] is passes
+    text = percent_text(t["percent"]) + " "
+    assert text.startswith(shown)
+    if passes:
+        assert t["percent"] > 50.0 and float(text) != 50.0
+    else:
+        assert t["percent"] == 50.0
+        (d,) = t["deficiencies"]
+        assert "signers own 50.0000 % of" in d["message"]
+
+
 def test_two_towns_overall_passes_one_part_fails() -> None:
     # Town 1 (rate 50 %): assessed 100,000 -> full 100,000 / 0.5 = 200,000; signers own all
     #   -> part 1: 200,000 / 200,000 = 100 %

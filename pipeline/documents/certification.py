@@ -35,7 +35,6 @@ from pipeline.documents._render import (
 )
 from pipeline.keys import label_order
 from pipeline.tools.numbers import total
-from pipeline.valuation import PASS_REL_TOL
 
 __all__ = [
     "CertificationFigures",
@@ -51,8 +50,13 @@ _BASIS_WORDS = {
 
 
 def _is_half(share: float | None) -> bool:
-    """Whether a percentage is exactly 50, as the pass rule reads it."""
-    return share is not None and abs(share - 50.0) <= PASS_REL_TOL * 50.0
+    """Whether a percentage is exactly 50, as the pass rule reads it.
+
+    The owner test's percentages are exactly 50 wherever the verdict reads one
+    half (:func:`pipeline.valuation.owner_test`, within ``PASS_REL_TOL``), and
+    differ from 50 by more than 5e-11 elsewhere.
+    """
+    return share == 50.0
 
 
 def _share(share: float | None) -> str:

@@ -75,6 +75,15 @@ _THREAD_MIN_NEAR = 4_000
 #: 20,000 ft farm) and keeps its geometric fraction.
 SLIVER_MAX_WIDTH_FT = 10.0
 
+#: How far a piece's computed mean width may exceed :data:`SLIVER_MAX_WIDTH_FT`
+#: and still be at most it: the rounding of the map's coordinates. At State
+#: Plane or UTM magnitudes (10**6 ft) a coordinate is held to about 1e-10 ft, and
+#: the width 2A/L of a strip drawn exactly 10 ft wide comes back up to 1.3e-9 ft
+#: over (audit A24 F1: 10.0000000000913 ft in EPSG:2260, 10.0000000013 in
+#: EPSG:32618, and on either side at random). A millionth of a foot (0.3 µm) is
+#: far above that noise and far below any width drawn.
+_WIDTH_NOISE_FT = 1e-6
+
 #: A part of a sliver piece smaller than this share of the piece is a hairline
 #: along the boundary (reprojection noise), not part of its shape.
 _HAIRLINE = 1e-3
@@ -643,7 +652,7 @@ def _wider_than_noise(
     with np.errstate(divide="ignore", invalid="ignore"):
         width = np.where(length > 0, 2.0 * area / length, 0.0) * feet_per_unit
     # a width of exactly the limit, as floating point gives it back, is at most it
-    wide: BoolArray = width > SLIVER_MAX_WIDTH_FT * (1.0 + 1e-12)
+    wide: BoolArray = width > SLIVER_MAX_WIDTH_FT + _WIDTH_NOISE_FT
     return wide
 
 

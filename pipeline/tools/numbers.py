@@ -10,10 +10,6 @@ __all__ = ["cents", "percent_text", "total"]
 
 _CENT = Decimal("0.01")
 
-#: A share within this relative distance of a whole number is that number (the
-#: noise of binary arithmetic; the pass rule's tolerance, ``PASS_REL_TOL``).
-_WHOLE_REL_TOL = 1e-12
-
 
 def cents(value: float) -> Decimal:
     """A dollar amount rounded to the cent, half up (as a spreadsheet shows it).
@@ -59,37 +55,36 @@ def total(values: Iterable[float]) -> float:
     return math.fsum(v for v in values if not math.isnan(v))
 
 
-def percent_text(value: float, *, digits: int = 4, most: int = 10) -> str:
+def percent_text(value: float, *, digits: int = 4, most: int = 15) -> str:
     """A percentage with ``digits`` decimals, more when that would read as whole.
 
     Parameters
     ----------
     value
-        A finite percentage (0-100).
+        A finite percentage (0-100), or another figure held to a whole-number
+        limit (square miles).
     digits
         Decimals shown normally.
     most
-        The most decimals ever shown.
+        The most decimals ever shown: 15 tell any double below 100 from the
+        whole number next to it (a unit in the last place of 50 is 7e-15).
 
     Returns
     -------
     str
         ``"33.0869"`` for 33.086878. A value that is not a whole number but
         rounds to one (``50.0000``) gets more decimals until it no longer does
-        (``50.00003``, ``49.99996``): the statute's thresholds (more than 50,
-        at least 20) are whole numbers, and a failing or passing share must
-        not print as the threshold itself. A share within 1e-12 of a whole
-        number (relative) is that number, as the pass rule reads it:
-        ``50.00000000000001`` → ``"50.0000"``.
+        (``50.00003``, ``49.99996``, ``50.00000000005``): the statute's
+        thresholds (more than 50, at least 20, at most 5 square miles) are
+        whole numbers, and a failing or passing figure must not print as the
+        threshold itself. Only a value that is whole prints as whole: the
+        owner test's share is exactly 50 wherever its verdict reads one half
+        (:func:`pipeline.valuation.owner_test`), so that a share printed
+        ``50.0000`` fails, and any other prints as more or less than 50.
     """
     shown = f"{value:.{digits}f}"
     if value == math.floor(value):
         return shown
-    if abs(value - round(value)) <= _WHOLE_REL_TOL * abs(value):
-        # a whole share that binary arithmetic left a few ulps off (14,000 of
-        # 28,000 equalized at 33.9 % gives 50.00000000000001): whole, as the
-        # pass rule reads it (``PASS_REL_TOL`` of pipeline.valuation)
-        return f"{float(round(value)):.{digits}f}"
     d = digits
     while d < most and float(shown) == round(value):
         d += 1
