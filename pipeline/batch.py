@@ -267,7 +267,9 @@ def run_batch(
                         what="territory",
                     )
                     try:
-                        territory, more = union_territory(layer.geometry)
+                        # features named as the file counts them, from 1 (as the run)
+                        features = layer.geometry.set_axis(range(1, len(layer) + 1))
+                        territory, more = union_territory(features)
                     except ValueError as exc:
                         raise InputError(config.territory.boundary, str(exc)) from None
                     notes = notes + more

@@ -1193,7 +1193,13 @@ class Assessment:
     warnings: list[str]
 
 
-def assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame) -> Assessment:
+def assess(
+    prepared: Prepared,
+    territory: BaseGeometry,
+    fractions: pd.DataFrame,
+    *,
+    notes: Sequence[str] = (),
+) -> Assessment:
     """Run every test of the petition for one territory.
 
     Parameters
@@ -1205,6 +1211,9 @@ def assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame)
     fractions
         Apportionment of *every* parcel of ``prepared.parcels`` against
         ``territory`` (:meth:`Prepared.fractions`), indexed by ``parcel_key``.
+    notes
+        Notes of ``territory`` itself when it is not the config's (an edited
+        territory's repair), warned after the readers' notes.
 
     Returns
     -------
@@ -1213,7 +1222,7 @@ def assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame)
     """
     # an input error of the core names the file behind its label
     with files_named(prepared.inputs.sources):
-        return _assess(prepared, territory, fractions)
+        return _assess(prepared, territory, fractions, notes)
 
 
 def stale_overrides(labels: Sequence[str]) -> list[str]:
@@ -1337,10 +1346,12 @@ def notes_for(inputs: PetitionInputs, territory: BaseGeometry) -> list[str]:
     return [n for n in inputs.notes if n not in drop]
 
 
-def _assess(prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame) -> Assessment:
+def _assess(
+    prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame, notes: Sequence[str]
+) -> Assessment:
     """:func:`assess`, its input errors naming labels of inputs (not files)."""
     inputs, policy, regime = prepared.inputs, prepared.policy, prepared.regime
-    warnings: list[str] = notes_for(inputs, territory)
+    warnings: list[str] = notes_for(inputs, territory) + list(notes)
     warnings += stale_overrides(_override_outside(inputs, fractions))
     inside = fractions["fraction_in_territory"].to_numpy(dtype="float64")
     warnings += polygons_without_roll_warning(prepared, inside)

@@ -247,8 +247,17 @@ class _Base:
     # people
     override_fraction: pd.Series  # parcel key -> fraction of its first override record
     voters: _People | None  # voters with a counted status, placed
-    lines: _People | None  # resident lines that count when their voter is inside
-    line_person: IntArray
+    #: The places of the resident lines that count when their voter is inside:
+    #: one entry per line, or, for a person of several current registrations,
+    #: one per registration placed (the line counts when any is inside, as the
+    #: run counts it); ``line_of_entry`` gives each entry's line.
+    lines: _People | None
+    line_of_entry: IntArray
+    #: False where a line may count through a registration other than its own
+    #: that the fast path cannot follow: the scenario's results are then the
+    #: full assessment's.
+    lines_exact: bool
+    line_person: IntArray  # the person of each line (one signer however many lines)
     resident0: dict[str, Any]
     #: The resident lines for a territory holding no voter (None without a voter
     #: file): which await review does not depend on the territory.
@@ -367,6 +376,8 @@ class _Base:
         # people
         voters = lines = inh = None
         line_person = np.zeros(0, dtype=np.intp)
+        line_of_entry = np.zeros(0, dtype=np.intp)
+        lines_exact = True
         anon = np.zeros(0, dtype=bool)
         resident0: dict[str, Any] = {}
         rlines0: pd.DataFrame | None = None
@@ -401,11 +412,10 @@ class _Base:
             rlines0 = rlines
             # lines that pass every check but the territory: counted when their voter is in
             cand = rlines.loc[rlines["status"] == "outside_territory"]
-            sboe = pd.Series(
-                vp[PARCEL_KEY].to_numpy(), index=inputs.voters["SBOEID"].astype("str").str.strip()
+            entry_keys, line_of_entry, lines_exact = _line_entries(
+                rlines, cand, inputs.voters, vp, ok.to_numpy(dtype=bool)
             )
-            sboe = sboe[~sboe.index.duplicated()]
-            lines = _People.of(cand["matched_to"].astype("str").map(sboe), keys, override_fraction)
+            lines = _People.of(entry_keys, keys, override_fraction)
             line_person = np.asarray(pd.factorize(cand["person_id"].astype("str"))[0], np.intp)
         if inputs.inhabitants is not None and prep.inhabitant_place is not None:
             sched = inhabitant_schedule(
@@ -451,6 +461,8 @@ class _Base:
             override_fraction=override_fraction,
             voters=voters,
             lines=lines,
+            line_of_entry=line_of_entry,
+            lines_exact=lines_exact,
             line_person=line_person,
             resident0=resident0,
             resident_lines0=rlines0,
@@ -462,6 +474,81 @@ class _Base:
             population_defs0=tuple(pdefs0),
             population_unplaced0=unplaced0,
         )
+
+
+def _line_entries(
+    rlines: pd.DataFrame,
+    cand: pd.DataFrame,
+    voters: pd.DataFrame,
+    placement: pd.DataFrame,
+    current: BoolArray,
+) -> tuple[pd.Series, IntArray, bool]:
+    """Where each candidate resident line counts: the parcel keys of its registrations.
+
+    Parameters
+    ----------
+    rlines
+        Every resident line for a territory holding no voter.
+    cand
+        Those of them that pass every check but the territory.
+    voters, placement
+        The voter file and its placement (positionally aligned).
+    current
+        Each registration's being its person's current one of a counted status
+        (:func:`~pipeline.people.voters.current_registrations`).
+
+    Returns
+    -------
+    keys, line_of_entry, exact
+        One parcel key per entry and the candidate line (position in ``cand``)
+        of each. A line names one registration; a person of several current
+        registrations (their dates cannot tell which is current) is a resident
+        where any of them is inside, whichever the line names (as
+        :func:`~pipeline.people.voters.resident_test` counts it, audit A25 F1):
+        one entry per registration of theirs that is placed. ``exact`` is False
+        when a line of such a person awaits review only because its own
+        registration cannot be placed: it counts where another one is inside,
+        which these entries do not follow.
+    """
+    sboeid = voters["SBOEID"].astype("str").str.strip().to_numpy()
+    person = registrants(voters).astype("str").to_numpy()
+    key = placement[PARCEL_KEY].to_numpy()
+    placed = placement["placed"].to_numpy(dtype=bool)
+    first = pd.Series(np.arange(len(sboeid)), index=sboeid)
+    first = first[~first.index.duplicated()]
+    now = pd.Series(person[current])
+    several = set(now[now.duplicated(keep=False)])
+
+    def rows_of(frame: pd.DataFrame) -> npt.NDArray[np.float64]:
+        out: npt.NDArray[np.float64] = (
+            frame["matched_to"].astype("str").str.strip().map(first).to_numpy(dtype="float64")
+        )
+        return out
+
+    row = rows_of(cand)
+    has = ~np.isnan(row)
+    r = np.where(has, row, 0).astype(np.intp)
+    multi = has & current[r] & np.isin(person[r], list(several))
+    one = np.flatnonzero(~multi)
+    keys = [pd.Series(key[r[one]], dtype="object").where(has[one], None)]
+    line_of = [one]
+    if multi.any():
+        regs = pd.DataFrame({"person": person[current & placed], "key": key[current & placed]})
+        lines = pd.DataFrame({"line": np.flatnonzero(multi), "person": person[r[multi]]})
+        pairs = lines.merge(regs, on="person", how="left", sort=False)
+        keys.append(pairs["key"].astype("object"))
+        line_of.append(pairs["line"].to_numpy(dtype=np.intp))
+    exact = True
+    if several:
+        review = rlines.loc[rlines["status"] == "needs_review"]
+        rrow = rows_of(review)
+        rhas = ~np.isnan(rrow)
+        rr = np.where(rhas, rrow, 0).astype(np.intp)
+        exact = not bool(
+            (rhas & current[rr] & ~placed[rr] & np.isin(person[rr], list(several))).any()
+        )
+    entries = pd.concat(keys, ignore_index=True)
+    return entries, np.concatenate(line_of).astype(np.intp), exact
 
 
 # --------------------------------------------------------------------------- fractions
@@ -533,13 +620,41 @@ def full_fractions(scenario: Scenario) -> pd.DataFrame:
     return out
 
 
-def _clean(geom: BaseGeometry) -> BaseGeometry:
-    """A valid, non-empty (Multi)Polygon."""
-    g = geom if geom.is_valid else made_valid(geom)
+def _clean(geom: BaseGeometry) -> tuple[BaseGeometry, tuple[str, ...]]:
+    """A valid, non-empty (Multi)Polygon, and the note of its repair (as the run's).
+
+    An invalid edit (a bow tie drawn by hand) is repaired with ``make_valid``
+    and said, as :func:`pipeline.geometry.union_territory` says it of a
+    boundary file's feature (audit A25).
+    """
+    notes: tuple[str, ...] = ()
+    g = geom
+    if not geom.is_valid:
+        g = made_valid(geom)
+        notes = (
+            f"the edited territory: invalid ({shapely.is_valid_reason(geom)}); repaired "
+            f"with make_valid, area {geom.area:.6g} -> {polygonal(g).area:.6g}",
+        )
     g = polygonal(g)
     if g.is_empty:
         raise ValueError("the edit leaves an empty territory")
     out: BaseGeometry = g
+    return out, notes
+
+
+def _segments(territory: BaseGeometry) -> npt.NDArray[np.object_]:
+    """The territory's boundary as one LineString per edge (for an STR-tree query)."""
+    xy, ring = shapely.get_coordinates(shapely.boundary(territory), return_index=True)
+    same = ring[1:] == ring[:-1]
+    pairs = np.stack([xy[:-1][same], xy[1:][same]], axis=1)
+    lines: npt.NDArray[np.object_] = shapely.linestrings(pairs)
+    return lines
+
+
+def _line_parcels(tree: shapely.STRtree, territory: BaseGeometry) -> IntArray:
+    """The positions of the parcels (of ``tree``) that the territory's boundary meets."""
+    _, hit = tree.query(_segments(territory), predicate="intersects")
+    out: IntArray = np.unique(hit).astype(np.intp)
     return out
 
 
@@ -582,6 +697,8 @@ class Scenario:
     _fr: _Fractions = field(repr=False)
     name: str = "proposed"
     recomputed: int = 0
+    #: Notes of this territory as an edit made it (its repair), warned by its results.
+    notes: tuple[str, ...] = ()
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # ---------------------------------------------------------------- construction
@@ -655,28 +772,51 @@ class Scenario:
         Notes
         -----
         Parcels recomputed: those intersecting a part of :math:`T \\triangle T'`
-        with positive area (STR-tree query, exact predicate).
+        with positive area (STR-tree query, exact predicate), and those that
+        the boundary of :math:`T` or of :math:`T'` meets. Any other parcel lies
+        inside both territories or outside both: its fraction is exactly 1 or 0
+        in each. A parcel the line crosses away from the edit has the same share
+        in both in exact arithmetic, but its area is computed against the
+        territory as a whole (the triangles of :math:`T'` are not those of
+        :math:`T`), and differs in the last digits: it is recomputed, so that
+        the scenario's fractions are those of a full apportionment of
+        :math:`T'`, bit for bit, as ``petition run`` on that territory computes
+        them (audit A25 F4: a part's total differed in its 16th digit).
         """
-        new = _clean(geom)
+        new, notes = _clean(geom)
         b = self._base
         diff = shapely.symmetric_difference(self.territory, new)
         parts = np.asarray(
             [p for p in shapely.get_parts(polygonal(diff)) if p.area > 0], dtype=object
         )
+        met = [self._line_parcels(), _line_parcels(b.tree, new)]
         if len(parts):
             _, hit = b.tree.query(parts, predicate="intersects")
-            idx = np.unique(hit).astype(np.intp)
-        else:
-            idx = np.zeros(0, dtype=np.intp)
+            met.append(hit)
+        idx = np.unique(np.concatenate(met)).astype(np.intp)
         fr = self._fr
         if len(idx):
             sub = apportion_table(
                 b.parcels.iloc[idx], new, sliver_tolerance=b.policy.sliver_tolerance
             )
             fr = fr.updated(idx, sub)
-        return Scenario(
-            b, new, fr, name=name if name is not None else f"{self.name}*", recomputed=len(idx)
+        out = Scenario(
+            b,
+            new,
+            fr,
+            name=name if name is not None else f"{self.name}*",
+            recomputed=len(idx),
+            notes=notes,
         )
+        out._cache["line_parcels"] = met[1]
+        return out
+
+    def _line_parcels(self) -> IntArray:
+        """The positions of the parcels the territory's boundary meets (cached)."""
+        if "line_parcels" not in self._cache:
+            self._cache["line_parcels"] = _line_parcels(self._base.tree, self.territory)
+        out: IntArray = self._cache["line_parcels"]
+        return out
 
     def add_polygon(self, geom: BaseGeometry, *, name: str | None = None) -> Scenario:
         """Add a polygon to the territory (union)."""
@@ -770,7 +910,7 @@ class Scenario:
                 self._check_unlisted()
                 b = self._base
                 fr = self._fr.frame(b.keys)[["fraction_in_territory", "fraction_source"]]
-                self._cache["assessment"] = assess(b.prep, self.territory, fr)
+                self._cache["assessment"] = assess(b.prep, self.territory, fr, notes=self.notes)
         out: Assessment = self._cache["assessment"]
         return out
 
@@ -812,9 +952,19 @@ class Scenario:
         }
 
     def _check_unlisted(self) -> None:
-        """As the run: the territory may take in no parcel of a town the config omits."""
+        """As the run: the territory must overlap a parcel, and take in none of a town omitted.
+
+        An edited territory that overlaps no parcel polygon is bad input, as
+        the config's is on loading (audit A25 F2): it raises an
+        :class:`AlternativeTerritoryError` naming the scenario.
+        """
         inputs = self._base.inputs
         if self.territory is not inputs.territory:  # the config's was checked on loading
+            overlaps = bool((self._fr.raw > 0).any()) or self.meets_a_parcel(self.territory)
+            if len(self._base.geoms) and not overlaps:
+                raise InputError(
+                    TERRITORY_LABEL, "the territory overlaps no parcel of the towns listed"
+                )
             check_unlisted_towns(
                 inputs.unlisted_parcels, self.territory, self._base.policy.sliver_tolerance
             )
@@ -854,6 +1004,8 @@ class Scenario:
 
     def _fast_summary(self) -> dict[str, Any]:
         b = self._base
+        if not b.lines_exact:
+            return self._assessment().summary
         prep, inputs, policy = b.prep, b.inputs, b.policy
         fr = self._fr
         # --- the schedule's records: included, their fraction and values
@@ -899,7 +1051,7 @@ class Scenario:
             )
         schedule = pd.DataFrame(rows, columns=_PART_SUM_COLUMNS)
 
-        warnings: list[str] = notes_for(b.inputs, self.territory)
+        warnings: list[str] = notes_for(b.inputs, self.territory) + list(self.notes)
         # as the run: overridden parcels whose polygon misses the territory
         away = np.flatnonzero(b.has_override & mapped & (geo == 0.0) & ~fr.sliver[safe])
         if len(away):
@@ -946,9 +1098,12 @@ class Scenario:
         th = policy.straddle_voter_threshold
         rdef: list[Deficiency] = []
         if b.voters is not None and b.lines is not None:
+            line_inside = np.zeros(len(b.line_person), dtype=bool)
+            np.logical_or.at(
+                line_inside, b.line_of_entry, at_threshold(b.lines.fraction(fr.fraction), th)
+            )
             rtest, rdef = self._resident(
-                at_threshold(b.voters.fraction(fr.fraction), th),
-                at_threshold(b.lines.fraction(fr.fraction), th),
+                at_threshold(b.voters.fraction(fr.fraction), th), line_inside
             )
             warnings += unplaced_voters_warning(rtest)
             rdef += unplaced_voters_deficiency(rtest)

@@ -325,3 +325,32 @@ def test_a_repair_note_goes_to_its_own_alternative(petition, tmp_path: Path) -> 
     }
     assert notes["west"] == []
     assert any("feature 2" in n for n in notes["bow"])
+
+
+def test_the_features_of_an_alternative_are_counted_from_1_as_the_run_counts_them(
+    petition, tmp_path: Path
+) -> None:
+    # audit A25 F3: a boundary file of two features that overlap (x 0..1000
+    # and x 500..1500, y 0..500: 500 x 500 = 250,000 of the union's 750,000 =
+    # 33.3333 %) is warned of as features 1 and 2 by `petition run`; a batch
+    # named them 0 and 1
+    folder = tmp_path / "alts"
+    folder.mkdir()
+    layer = folder / "two.geojson"
+    gpd.GeoDataFrame(geometry=[_b(0, 0, 1000, 500), _b(500, 0, 1500, 500)], crs=CRS).to_file(
+        layer, driver="GeoJSON"
+    )
+    cfg = petition["config"].parent / "petition-two-features.toml"
+    cfg.write_text(
+        petition["config"]
+        .read_text()
+        .replace('boundary = "territory.geojson"', f'boundary = "{layer.as_posix()}"')
+    )
+    run = json.loads((run_petition(cfg, out=tmp_path / "run") / "summary.json").read_text())
+    said = [w for w in run["warnings"] if "overlap" in w]
+    assert len(said) == 1 and ": 1 and 2 by 33.3333 %" in said[0]
+    for result in (
+        run_batch([petition["config"]], alternatives=folder),
+        run_batch([cfg]),
+    ):
+        assert [w for w in result.rows[0].summary["warnings"] if "overlap" in w] == said

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -135,8 +136,10 @@ def test_tiny_owner_test_hand_worked(tiny: Scenario) -> None:
 
 def test_tiny_edit_is_local_and_immutable(tiny: Scenario) -> None:
     grown = tiny.add_polygon(shapely.box(150, 0, 200, 100), name="grown")
-    # only P2 overlaps the change; P4 touches its edge (intersects, fraction stays 0)
-    assert 1 <= grown.recomputed <= 2
+    # P2 overlaps the change; the old line and the new one meet every parcel of
+    # the 2 x 2 grid (P1 and P2 along their edges, P3 and P4 along y = 100),
+    # and the parcels a line meets are recomputed too (audit A25 F4): 4
+    assert grown.recomputed == 4
     fr = grown.fractions["fraction_in_territory"]
     assert fr[parcel_key("104489", "1.-1-2")] == pytest.approx(1.0)
     # total = 200,000, signer 100,000 = exactly 50 %: "more than half" fails
@@ -335,10 +338,11 @@ def test_incremental_fractions_equal_full_recompute(
     sc = _apply(sample, edits)
     inc = sc.fractions
     full = full_fractions(sc)
-    np.testing.assert_allclose(
-        inc["fraction_in_territory"], full["fraction_in_territory"], rtol=0, atol=1e-9
-    )
-    np.testing.assert_allclose(inc["raw_fraction"], full["raw_fraction"], rtol=0, atol=1e-9)
+    # bit for bit (audit A25 F4): the parcels the line crosses are recomputed
+    # against the new territory, as a full apportionment computes them
+    np.testing.assert_array_equal(inc["fraction_in_territory"], full["fraction_in_territory"])
+    np.testing.assert_array_equal(inc["raw_fraction"], full["raw_fraction"])
+    assert inc["fraction_source"].tolist() == full["fraction_source"].tolist()
 
 
 @pytest.mark.slow
@@ -761,3 +765,65 @@ def test_one_person_registered_twice_is_one_voter_and_one_signer(tmp_path: Path)
     for f in out.iterdir():
         if f.suffix in (".csv", ".json", ".html", ".txt"):
             assert "19650412" not in f.read_text() and "1965-04-12" not in f.read_text()
+
+
+def test_a_signer_of_two_current_registrations_counts_in_the_scenario_as_in_the_run(
+    tmp_path: Path,
+) -> None:
+    # audit A25 F1: the hand-worked petition (territory x 0..1500, y 0..500:
+    # Harlow's A1 and A2 whole, Brinton's B1 half, B2 at 4 Main St outside).
+    # Kevin is registered twice with no date to tell which is current: at 4
+    # Main St, Brinton (B2, outside) and at 1 Main St, Harlow (A1, inside); Ann
+    # at 2 Main St (A2, inside). Qualified voters: Ann, and Kevin once = 2. He
+    # signs at 4 Main St: his line names the registration outside, but he is a
+    # resident by the one inside, so the run counts him: 1 of 2 = 50 %. The
+    # scenario of the same territory counted 0 (it placed the line by the
+    # registration it names only), and so did `petition batch`.
+    from test_run_handworked import _b, _resident_page, run_ok
+
+    config = _resident_page(tmp_path / "p", ["Kevin Ormsby,4 Main St,Brinton,2023-05-01,,"], "")
+    # one person by name and date of birth (the reader links the two)
+    (config.parent / "voters.csv").write_text(
+        "LASTNAME,FIRSTNAME,DOB,RADDNUMBER,RSTREETNAME,RCITY,TOWNCITY,STATUS,SBOEID\n"
+        "ORMSBY,KEVIN,19700101,4,MAIN ST,BRINTON,BRINTON,A,NY000000000000000001\n"
+        "ORMSBY,KEVIN,19700101,1,MAIN ST,HARLOW,HARLOW,A,NY000000000000000002\n"
+        "ROE,ANN,19800101,2,MAIN ST,HARLOW,HARLOW,A,NY000000000000000003\n"
+    )
+    out = run_ok(config, tmp_path / "results")
+    run = json.loads((out / "summary.json").read_text())["resident_test"]
+    assert (run["qualifying_signers"], run["qualified_voters"]) == (1, 2)
+    sc = Scenario.from_config(config)
+    rt = sc.results()["resident_test"]
+    assert (rt["qualifying_signers"], rt["qualified_voters"], rt["percent"]) == (1, 2, 50.0)
+    # without A1 (x 500..1500) Kevin lives nowhere inside: Ann alone, who did
+    # not sign: 0 of 1; with B2 too (y up to 1000) his line's own registration
+    # is inside: 1 of 2 again. Each as the full assessment of the territory.
+    for box in (_b(500, 0, 1500, 500), _b(500, 0, 1500, 1000)):
+        edited = sc.with_boundary(box)
+        assert edited.results() == edited._assessment().summary
+    assert (
+        sc.with_boundary(_b(500, 0, 1500, 500)).results()["resident_test"]["qualifying_signers"]
+        == 0
+    )
+
+
+def test_an_edit_that_overlaps_no_parcel_is_bad_input(tiny: Scenario) -> None:
+    # audit A25 F2: `petition run` refuses a territory that overlaps no parcel
+    # (exit 2); the scenario of one answered with a whole summary
+    from pipeline.scenario import AlternativeTerritoryError
+
+    away = tiny.with_boundary(shapely.box(1_000, 1_000, 1_100, 1_100), name="open land")
+    with pytest.raises(AlternativeTerritoryError, match="overlaps no parcel"):
+        away.results()
+
+
+def test_an_invalid_edit_is_repaired_and_said(tiny: Scenario) -> None:
+    # audit A25: a bow tie (0,0)-(150,100)-(150,0)-(0,100) crosses itself at
+    # (75, 50); make_valid keeps its two triangles, 2 x 150 x 50 / 2... each
+    # triangle has base 100 (x = 0 or 150) and height 75: 2 x 3,750 = 7,500
+    bowtie = shapely.Polygon([(0, 0), (150, 100), (150, 0), (0, 100)])
+    edited = tiny.with_boundary(bowtie)
+    assert edited.territory.area == pytest.approx(7_500.0)
+    (note,) = edited.notes
+    assert note.startswith("the edited territory: invalid (Self-intersection")
+    assert note in edited.results()["warnings"]

@@ -386,7 +386,9 @@ def read_alternatives(
         for f in files:
             layer, notes = read_boundary(f, crs=crs, working_crs=working_crs, what="alternative")
             try:
-                geom, more = union_territory(layer.geometry)
+                # features named as the file counts them, from 1 (as the run)
+                features = layer.geometry.set_axis(range(1, len(layer) + 1))
+                geom, more = union_territory(features)
             except ValueError as exc:
                 raise InputError(f, str(exc)) from None
             out.append((f.stem, geom, notes + more))
@@ -418,7 +420,7 @@ def read_alternatives(
             )
         seen.add(label)
         try:
-            geom, more = union_territory(row.geometry)
+            geom, more = union_territory(row.geometry.set_axis([i + 1]))
         except ValueError as exc:
             raise InputError(root, str(exc), feature=i + 1) from None
         # the layer's repair notes name their feature ("… feature 2: …"): each
