@@ -14,8 +14,11 @@ Incremental recompute
 The per-parcel fractions of :func:`pipeline.geometry.apportion_table` are cached
 per scenario. An edit from territory :math:`T` to :math:`T'` recomputes only
 the parcels that meet the symmetric difference :math:`T \\triangle T'` (an
-STR-tree query on its parts): for any other parcel :math:`P`,
-:math:`P \\cap T' = P \\cap T`, so its fraction cannot change. The summary
+STR-tree query on its parts) and those the line of :math:`T` meets: any other
+parcel lies inside both or outside both, and keeps its fraction of exactly 1
+or 0 (one the line crosses away from the change has :math:`P \\cap T' = P
+\\cap T`, but its area is computed against the whole territory: recomputed,
+the fractions are a full apportionment's bit for bit). The summary
 then reuses everything that does not depend on the territory, computed once
 per petition (owners, signature matching, address placement, page checks),
 and runs the library's own functions (:func:`~pipeline.valuation.apportion_values`,
@@ -773,7 +776,8 @@ class Scenario:
         -----
         Parcels recomputed: those intersecting a part of :math:`T \\triangle T'`
         with positive area (STR-tree query, exact predicate), and those that
-        the boundary of :math:`T` or of :math:`T'` meets. Any other parcel lies
+        the boundary of :math:`T` meets (the boundary of :math:`T'` runs where
+        that of :math:`T` does, or through the change). Any other parcel lies
         inside both territories or outside both: its fraction is exactly 1 or 0
         in each. A parcel the line crosses away from the edit has the same share
         in both in exact arithmetic, but its area is computed against the
@@ -789,7 +793,8 @@ class Scenario:
         parts = np.asarray(
             [p for p in shapely.get_parts(polygonal(diff)) if p.area > 0], dtype=object
         )
-        met = [self._line_parcels(), _line_parcels(b.tree, new)]
+        # the new line runs where the old one does, or through the change
+        met = [self._line_parcels()]
         if len(parts):
             _, hit = b.tree.query(parts, predicate="intersects")
             met.append(hit)
@@ -800,7 +805,7 @@ class Scenario:
                 b.parcels.iloc[idx], new, sliver_tolerance=b.policy.sliver_tolerance
             )
             fr = fr.updated(idx, sub)
-        out = Scenario(
+        return Scenario(
             b,
             new,
             fr,
@@ -808,8 +813,6 @@ class Scenario:
             recomputed=len(idx),
             notes=notes,
         )
-        out._cache["line_parcels"] = met[1]
-        return out
 
     def _line_parcels(self) -> IntArray:
         """The positions of the parcels the territory's boundary meets (cached)."""
