@@ -236,6 +236,8 @@ def test_annex_and_schedule_totals_are_the_certified_figure(tmp_path: Path) -> N
     ):
         flat = " ".join(text.split())
         assert "$234,641.66" in flat and "$234,641.65" not in flat
+        # the lines as shown, $91,526.48 + $100,669.07 + $42,446.11 = $234,641.66
+        assert "here they add up to the totals exactly" in flat
     path = write_schedule_xlsx(
         tmp_path / "s.xlsx",
         parcels[["print_key_code", "apportioned_assessed"]],
@@ -408,6 +410,128 @@ def test_a_part_of_exactly_half_is_certified_as_not_more_than_half(tmp_path: Pat
     assert "$82,595.87" in flat and "$41,297.94" in flat
     assert "being exactly one half (50.0000 %) of the full valuation of that portion" in flat
     assert "and not more than one half (each amount above is rounded to the cent" in flat
+
+
+@pytest.mark.parametrize(
+    ("signer", "whole", "passes", "amounts", "share", "said"),
+    [
+        # audit A26 F1, just under one half: 41,297.935 of 82,595.8702 (half:
+        # 41,297.9351) = 50 - 100 x 0.0001 / 82,595.8702 = 49.99999988 %, printed
+        # 49.9999999 %, fails; printed $41,297.94 (half up) of $82,595.87,
+        # twice which ($82,595.88) reads as more than the total
+        (41_297.935, 82_595.8702, False, ("$41,297.94", "$82,595.87"), "49.9999999", "less"),
+        # just over: 41,297.934 of 82,595.865 (half: 41,297.9325) = 50 + 100 x
+        # 0.0015 / 82,595.865 = 50.0000018 %, printed 50.000002 %, passes;
+        # printed $41,297.93 of $82,595.87, twice which ($82,595.86) reads as less
+        (41_297.934, 82_595.865, True, ("$41,297.93", "$82,595.87"), "50.000002", "more"),
+    ],
+)
+def test_amounts_that_read_otherwise_than_the_share_are_explained(
+    tmp_path: Path,
+    signer: float,
+    whole: float,
+    passes: bool,
+    amounts: tuple[str, str],
+    share: str,
+    said: str,
+) -> None:
+    parcels = pd.DataFrame(
+        [
+            _parcel("104489", "1.-1-1", "104400", signer, 1.0, 100.0, signer, signer="A OWNER"),
+            _parcel("104489", "1.-1-2", "104400", whole - signer, 1.0, 100.0, 0.0),
+        ],
+        columns=list(PARCEL_SCHEDULE_COLUMNS),
+    )
+    part = {
+        "swis": "104400",
+        "equalization_rate": 100.0,
+        "total_assessed": whole,
+        "signer_assessed": signer,
+        "total_full": whole,
+        "signer_full": signer,
+        "percent": 100.0 * signer / whole,
+        "passes": passes,
+    }
+    rolls = [{"swis": "104400", "name": "Harlow", "roll_year": 2022, "equalization_rate": 100.0}]
+    files = write_certifications(tmp_path, _summary([part], rolls), parcels)
+    flat = " ".join(docx_text(files["certification-104400.docx"]).split())
+    assert all(a in flat for a in amounts)
+    assert f"being {share}" in flat and "exactly one half" not in flat
+    assert f"and {said} than one half (each amount above is rounded to the cent" in flat
+    # where the amounts as printed say what the share says: no such words
+    part = {**part, "signer_assessed": 30_000.0, "percent": 100.0 * 30_000.0 / whole}
+    (tmp_path / "plain").mkdir()
+    files = write_certifications(tmp_path / "plain", _summary([part], rolls), parcels)
+    assert "rounded to the cent on its own" not in docx_text(files["certification-104400.docx"])
+
+
+def test_what_is_open_is_named_and_the_annex_lines_are_accounted_for(tmp_path: Path) -> None:
+    # audit A26 F2: 12 records without polygon, every one named (not "and 2
+    # more"); the owner lines awaiting review named by page and line, the
+    # resident line awaiting review not (it credits no value). F3: three lines
+    # of 100.005 each show $100.01 (half up): $300.03; their total 300.015 shows
+    # $300.02, and the note says so. F4: a rate of 33.333333 is printed as given.
+    lines = [_parcel("104489", f"1.-1-{i}", "104400", 100.005, 1.0, 100.0, 0.0) for i in (1, 2, 3)]
+    unmapped = []
+    for i in range(1, 13):
+        u = _parcel("104489", f"888.500-1-{i}", "104400", 1_000.0, 0.0, 100.0, 0.0)
+        u["fraction_source"] = "unmapped"
+        unmapped.append(u)
+    parcels = pd.DataFrame(lines + unmapped, columns=list(PARCEL_SCHEDULE_COLUMNS))
+    part = {
+        "swis": "104400",
+        "equalization_rate": 100.0,
+        "total_assessed": 300.015,
+        "signer_assessed": 0.0,
+        "total_full": 300.015,
+        "signer_full": 0.0,
+        "percent": 0.0,
+        "passes": False,
+    }
+    rolls = [{"swis": "104400", "name": "Harlow", "roll_year": 2022, "equalization_rate": 100.0}]
+    summary = _summary([part], rolls)
+    summary["review"] = {"lines_pending": 3, "owner_lines_pending": 2, "resident_lines_pending": 1}
+    signatures = pd.DataFrame(
+        {
+            "page": [1, 1, 1, 2],
+            "line": [1, 2, 4, 1],
+            "basis": ["owners", "owners", "owners", "residents"],
+            "status": ["counted", "needs_review", "needs_review", "needs_review"],
+        }
+    )
+    files = write_certifications(tmp_path, summary, parcels, signatures=signatures)
+    for text in (
+        docx_text(files["certification-104400.docx"]),
+        pdf_text(files["certification-104400.pdf"]),
+    ):
+        flat = " ".join(text.split())
+        assert "12 roll record(s) of the Town of Harlow" in flat
+        assert "104489:888.500-1-11, 104489:888.500-1-12; source" in flat
+        assert "more" not in flat.split("12 roll record(s)")[1].split("source")[0]
+        assert "2 signature line(s) of the owner pages of the petition await review " in flat
+        assert "(page:line 1:2, 1:4; review.csv)" in flat
+        assert 'the lines of "Apportioned assessed" add up to $300.03, $0.01 more than' in flat
+        assert "$300.02" in flat
+    # several towns: the rate as given; a part of no value has no share, in words
+    other = {
+        **part,
+        "swis": "104600",
+        "equalization_rate": 33.333333,
+        "total_assessed": 0.0,
+        "total_full": 0.0,
+        "percent": None,
+    }
+    rolls.append(
+        {"swis": "104600", "name": "Brinton", "roll_year": 2022, "equalization_rate": 33.333333}
+    )
+    (tmp_path / "two").mkdir()
+    files = write_certifications(tmp_path / "two", _summary([part, other], rolls), parcels)
+    flat = " ".join(docx_text(files["certification-104600.docx"]).split())
+    assert "roll year 2022 is 33.333333 %" in flat
+    assert (
+        "being no computable share of the full valuation of that portion, whose total is " in flat
+    )
+    assert "being —" not in flat
 
 
 def test_no_certification_without_owner_basis(tmp_path: Path) -> None:

@@ -65,7 +65,11 @@ def write_filing_package(
     try:
         first = meanwhile() if meanwhile is not None else {}
         certifications = write_certifications(
-            directory, summary, evaluation.parcels, counties=counties
+            directory,
+            summary,
+            evaluation.parcels,
+            counties=counties,
+            signatures=evaluation.signatures,
         )
         schedules = write_schedules(
             directory,

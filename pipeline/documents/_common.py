@@ -17,6 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from pipeline.tools.numbers import cents, percent_text
 
 __all__ = [
@@ -64,9 +66,20 @@ def percent(value: Any) -> str:
 
 
 def rate(value: Any) -> str:
-    """An equalization rate (percent) with four decimals."""
+    """An equalization rate (percent) with four decimals, or all it has (audit A26 F4).
+
+    The full values are computed from the rate as given, so it is printed as
+    given: ``33.9000 %``, but ``33.333333 %`` (not ``33.3333 %``, from which the
+    full values stated could not be recomputed).
+    """
     x = _number(value)
-    return "—" if x is None else f"{x:.4f} %"
+    if x is None:
+        return "—"
+    shown = f"{x:.4f}"
+    if float(shown) != x:
+        # the shortest digits that read back as the rate used, never in e-notation
+        shown = np.format_float_positional(x, trim="-")
+    return f"{shown} %"
 
 
 def fraction(value: Any) -> str:

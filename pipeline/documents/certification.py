@@ -15,8 +15,10 @@ recomputed here except the annex's column totals.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +36,7 @@ from pipeline.documents._render import (
     render_pdf,
 )
 from pipeline.keys import label_order
-from pipeline.tools.numbers import total
+from pipeline.tools.numbers import cents, total
 
 __all__ = [
     "CertificationFigures",
@@ -64,16 +66,47 @@ def _share(share: float | None) -> str:
     return f"exactly one half ({percent(share)})" if _is_half(share) else percent(share)
 
 
-def _tie_note(share: float | None) -> str:
-    """At exactly one half, why the amounts may seem to say more (audit A20 O2).
+def _being(share: float | None, of: str, whole: float | None) -> str:
+    """``being <share> of <of>``; in words where no share can be computed (audit A26 F5).
 
-    Each amount is rounded to the cent on its own: $41,297.94 of $82,595.87
-    doubles to more than the total, though the holdings are exactly half.
+    A part of no value ($0.00: all exempt, or no parcel but area) has no
+    share, and the certification says so rather than swear to a dash.
     """
-    if not _is_half(share):
+    if share is None:
+        return (
+            f"being no computable share of {of}, whose total is {dollars(whole)} "
+            "(no percentage can be taken of it)"
+        )
+    return f"being {_share(share)} of {of}"
+
+
+def _tie_note(share: float | None, signer: float | None, whole: float | None) -> str:
+    """Where the amounts as printed seem to say other than the share (audits A20 O2, A26 F1).
+
+    Each amount is rounded to the cent on its own: at exactly one half,
+    $41,297.94 of $82,595.87 doubles to more than the total; just under one
+    half (49.9999999 %) the same two amounts may be printed, and just over it
+    $41,297.93 of $82,595.87, which doubles to less. Where twice the signers'
+    amount as printed does not stand to the total as printed as the share
+    stands to 50 %, the certification says which it is, and why the amounts
+    seem to say otherwise; elsewhere it says nothing more.
+    """
+    if share is None or signer is None or whole is None:
         return ""
+    half = _is_half(share)
+    printed = 2 * cents(signer) - cents(whole)
+    if half:
+        words = "not more than one half"
+    elif share > 50.0:
+        if printed > 0:
+            return ""
+        words = "more than one half"
+    else:
+        if printed < 0:
+            return ""
+        words = "less than one half"
     return (
-        ", and not more than one half (each amount above is rounded to the cent on its "
+        f", and {words} (each amount above is rounded to the cent on its "
         "own, so that twice the one may differ by a cent from the other)"
     )
 
@@ -170,7 +203,23 @@ def _count(value: Any) -> str:
     return "" if pd.isna(number) else f"{int(number):,}"
 
 
-def _annex(parcels: pd.DataFrame, fig: CertificationFigures) -> Table:
+#: The annex's columns of dollars, and those of them totalled: the roll's
+#: whole-parcel values are not, since beside the apportioned total certified
+#: their sum (of parcels partly outside) would mislead.
+_MONEY = frozenset(
+    {
+        "assessed_value",
+        "apportioned_assessed",
+        "apportioned_full",
+        "signer_credit_assessed",
+        "signer_credit_full",
+    }
+)
+_TOTALLED = _MONEY - {"assessed_value"}
+
+
+def _annex_columns(fig: CertificationFigures) -> list[tuple[str, str, Callable[[Any], str], float]]:
+    """The annex's columns: heading, ``parcels.csv`` column, formatter, width."""
     full = fig.basis == "full"
     # under the town taxable basis the roll column read is the taxable value:
     # headed so, so that the assessor compares it with the right roll field
@@ -193,24 +242,20 @@ def _annex(parcels: pd.DataFrame, fig: CertificationFigures) -> Table:
     ]
     if full:
         cols.append(("Signer credit (full)", "signer_credit_full", dollars, 1.2))
+    return cols
+
+
+def _annex(parcels: pd.DataFrame, fig: CertificationFigures) -> Table:
+    cols = _annex_columns(fig)
     columns = [
         [formatter(v) for v in (parcels[col].tolist() if col in parcels else [""] * len(parcels))]
         for _label, col, formatter, _width in cols
     ]
     rows: list[list[str]] = [list(r) for r in zip(*columns, strict=True)] if columns else []
-    money = {
-        "assessed_value",
-        "apportioned_assessed",
-        "apportioned_full",
-        "signer_credit_assessed",
-        "signer_credit_full",
-    }
-    # the roll's whole-parcel values are not totalled: beside the apportioned
-    # total certified, their sum (of parcels partly outside) would mislead
-    totalled = money - {"assessed_value"}
+    money = _MONEY
     totals = []
     for i, (_, col, _, _) in enumerate(cols):
-        if col in totalled:
+        if col in _TOTALLED:
             figures = pd.to_numeric(parcels[col], errors="coerce").astype("float64")
             totals.append(dollars(total(figures.tolist())))
         elif i == 0:
@@ -237,11 +282,45 @@ def _annex(parcels: pd.DataFrame, fig: CertificationFigures) -> Table:
     )
 
 
+def _rounding_note(parcels: pd.DataFrame, fig: CertificationFigures) -> str:
+    """How the annex's rounded lines stand to its totals, column by column (audit A26 F3).
+
+    Each total is the sum of the unrounded amounts (the figure certified),
+    rounded once; each line is rounded on its own, by up to half a cent, so
+    that the lines as printed may add up to cents more or less (29 cents over
+    3,863 lines of one town was seen). The note gives each column's sum of the
+    lines as printed where it is not its total, so that nothing in the annex
+    disagrees unsaid.
+    """
+    apart: list[str] = []
+    for heading, col, _formatter, _width in _annex_columns(fig):
+        if col not in _TOTALLED or col not in parcels:
+            continue
+        figures = pd.to_numeric(parcels[col], errors="coerce").astype("float64").tolist()
+        lines = sum((cents(v) for v in figures if not math.isnan(v)), Decimal(0))
+        whole = cents(total(figures))
+        if lines != whole:
+            gap = lines - whole
+            apart.append(
+                f'the lines of "{heading}" add up to {dollars(float(lines))}, '
+                f"{dollars(float(abs(gap)))} {'more' if gap > 0 else 'less'} than its total"
+            )
+    said = "here " + "; ".join(apart) + "." if apart else "here they add up to the totals exactly."
+    return (
+        "Amounts are shown rounded to the cent (half up). Each total is the sum of the "
+        "unrounded amounts, rounded once: the figure certified above. Each line is rounded "
+        "on its own, by up to half a cent, so that the lines as shown may add up to a little "
+        f"more or less than the total: {said}"
+    )
+
+
 def _line(n: int = 30) -> str:
     return "_" * n
 
 
-def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> Document:
+def certification_document(
+    fig: CertificationFigures, parcels: pd.DataFrame, *, pending_lines: Sequence[str] = ()
+) -> Document:
     """The certification of one town as a document (rendered to DOCX and PDF).
 
     Parameters
@@ -250,6 +329,9 @@ def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> 
         The figures of the town (:func:`certification_figures`).
     parcels
         The parcel schedule (``parcels.csv`` rows) of that town.
+    pending_lines
+        The owner-page lines awaiting review, as ``page:line`` (named in the
+        section "Not yet complete"; without them it gives their number only).
     """
     when = _date(fig.filed_on)
     doc = Document(
@@ -299,9 +381,13 @@ def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> 
             ),
             Para(
                 "2. The correct total amount of that assessed valuation owned by the signers "
-                f"of the petition is {dollars(fig.signer_assessed)}, being "
-                f"{_share(fig.percent)} of the total assessed valuation of the territory"
-                f"{_tie_note(fig.percent)}."
+                f"of the petition is {dollars(fig.signer_assessed)}, "
+                + _being(
+                    fig.percent,
+                    "the total assessed valuation of the territory",
+                    fig.total_assessed,
+                )
+                + f"{_tie_note(fig.percent, fig.signer_assessed, fig.total_assessed)}."
             ),
         )
     else:
@@ -321,11 +407,12 @@ def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> 
                 "3. The correct total amount of full valuation of real property in the "
                 f"territory and in the {town} owned by the signers of the petition is "
                 f"{dollars(fig.signer_full)} (assessed valuation{measured} "
-                f"{dollars(fig.signer_assessed)}), being {_share(fig.percent)} of the full "
-                f"valuation of that portion{_tie_note(fig.percent)}."
+                f"{dollars(fig.signer_assessed)}), "
+                + _being(fig.percent, "the full valuation of that portion", fig.total_full)
+                + f"{_tie_note(fig.percent, fig.signer_full, fig.total_full)}."
             ),
         )
-    open_items = _open_items(fig, parcels)
+    open_items = _open_items(fig, parcels, pending_lines)
     if open_items:
         doc.add(
             Heading("Not yet complete"),
@@ -360,23 +447,22 @@ def certification_document(fig: CertificationFigures, parcels: pd.DataFrame) -> 
         ),
         Heading(f"Annex: parcel schedule of the {town} (SWIS {fig.swis}), roll year {roll}"),
         _annex(parcels, fig),
-        Para(
-            "Amounts are shown rounded to the cent (half up). Each total is the sum of the "
-            "unrounded amounts, the figure certified above, and may differ by a few cents "
-            "from the sum of the rounded lines.",
-            align="left",
-        ),
+        Para(_rounding_note(parcels, fig), align="left"),
     )
     return doc
 
 
-def _open_items(fig: CertificationFigures, parcels: pd.DataFrame) -> list[str]:
+def _open_items(
+    fig: CertificationFigures, parcels: pd.DataFrame, pending_lines: Sequence[str]
+) -> list[str]:
     """What the figures above leave open, said in the certification itself.
 
     A roll record of the town without a polygon and without the assessor's
     apportionment is counted at $0 (the deficiency ``unapportioned_records``),
     and a line of an owner page awaiting review is credited nothing: the
-    assessor must not swear to totals that still leave them out unsaid.
+    assessor must not swear to totals that still leave them out unsaid. Each
+    is named (audit A26 F2: the records past the tenth were "and 5 more", the
+    lines only counted).
     """
     items: list[str] = []
     source = parcels["fraction_source"].astype("str") if "fraction_source" in parcels else None
@@ -386,9 +472,7 @@ def _open_items(fig: CertificationFigures, parcels: pd.DataFrame) -> list[str]:
             (rows["swis_code"].astype("str") + ":" + rows["print_key_code"].astype("str")).tolist(),
             key=label_order,
         )
-        shown = ", ".join(labels[:10]) + (
-            f" and {len(labels) - 10:,} more" if len(labels) > 10 else ""
-        )
+        shown = ", ".join(labels)
         items.append(
             f"{len(labels):,} roll record(s) of the {town_label(fig.town)} have no parcel "
             f'polygon and no apportionment by the assessor ({shown}; source "unmapped" in '
@@ -396,12 +480,32 @@ def _open_items(fig: CertificationFigures, parcels: pd.DataFrame) -> list[str]:
             "of each in the territory (§ 2-202.1.a(2)) before this certification is sworn."
         )
     if fig.owner_lines_pending:
+        named = (
+            f"page:line {', '.join(pending_lines)}; review.csv"
+            if len(pending_lines) == fig.owner_lines_pending
+            else "review.csv"
+        )
         items.append(
             f"{fig.owner_lines_pending:,} signature line(s) of the owner pages of the petition "
-            "await review (review.csv) and no valuation is credited to them in the amount owned "
+            f"await review ({named}) and no valuation is credited to them in the amount owned "
             "by the signers above: it may rise when they are decided."
         )
     return items
+
+
+def _pending_lines(signatures: pd.DataFrame | None) -> tuple[str, ...]:
+    """``page:line`` of each owner-page line awaiting review (``signatures.csv`` rows)."""
+    if signatures is None or not len(signatures) or "status" not in signatures:
+        return ()
+    basis = signatures["basis"].astype("str") if "basis" in signatures else None
+    pending = signatures["status"].astype("str") == "needs_review"
+    if basis is not None:
+        pending &= basis == "owners"
+    rows = signatures.loc[pending]
+    return tuple(
+        f"{p}:{ln}"
+        for p, ln in zip(rows["page"].astype("str"), rows["line"].astype("str"), strict=True)
+    )
 
 
 def _date(text: str) -> dt.date:
@@ -417,8 +521,12 @@ def write_certifications(
     parcels: pd.DataFrame,
     *,
     counties: Mapping[str, str | None] | None = None,
+    signatures: pd.DataFrame | None = None,
 ) -> dict[str, Path]:
     """Write ``certification-<swis>.docx`` and ``.pdf`` for each town part.
+
+    ``signatures`` (the ``signatures.csv`` rows) names the owner-page lines
+    awaiting review in each certification's "Not yet complete".
 
     Returns
     -------
@@ -427,9 +535,10 @@ def write_certifications(
     """
     files: dict[str, Path] = {}
     town_col = parcels["town_swis"].astype("str") if "town_swis" in parcels else None
+    pending = _pending_lines(signatures)
     for fig in certification_figures(summary, counties=counties):
         own = parcels.loc[town_col == fig.swis] if town_col is not None else parcels.iloc[0:0]
-        doc = certification_document(fig, own)
+        doc = certification_document(fig, own, pending_lines=pending)
         for ext, render in (("docx", render_docx), ("pdf", render_pdf)):
             name = f"certification-{fig.swis}.{ext}"
             files[name] = render(doc, directory / name)
