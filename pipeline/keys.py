@@ -71,6 +71,7 @@ __all__ = [
     "normalize_print_key",
     "normalize_print_keys",
     "parcel_key",
+    "schedule_keys",
     "town_of_swis",
     "validate_swis",
 ]
@@ -395,3 +396,29 @@ def print_key_order(print_key: str) -> tuple[tuple[tuple[int, int | str], ...], 
     while len(key) > 1 and key[-1] == ((1, -1),):
         key.pop()
     return tuple(key)
+
+
+def schedule_keys(swis_codes: pd.Series, print_keys: pd.Series) -> list[str]:
+    """``parcel_key(swis, print key)`` of each row, ``"<swis>|<print key>"`` when invalid.
+
+    The key of each row of a parcel schedule (``parcels.csv``, the
+    evaluation's ``parcels``), to join it to the parcel layer or the roll.
+
+    Plain 6-digit SWIS codes with a print key that the vectorised
+    :func:`normalize_print_keys` reads go the fast way (same
+    rule); every other row goes through :func:`parcel_key`.
+    """
+    swis = swis_codes.astype("str").reset_index(drop=True)
+    pk = print_keys.astype("str").reset_index(drop=True)
+    norm = normalize_print_keys(pk.fillna(""), errors="coerce")
+    fast = (swis.str.fullmatch("[0-9]{6}").fillna(False) & pk.notna() & norm.notna()).to_numpy(
+        dtype=bool
+    )
+    keys: list[str] = (swis + "|" + norm).where(fast, "").tolist()
+    for i in np.flatnonzero(~fast).tolist():
+        s, p = swis.iloc[i], pk.iloc[i]
+        try:
+            keys[i] = parcel_key(s, p)
+        except ValueError:
+            keys[i] = f"{s}|{p}"
+    return keys

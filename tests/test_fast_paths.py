@@ -8,9 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pipeline.documents.mapping import _schedule_keys
 from pipeline.io.results import inert_text, write_csv
-from pipeline.keys import parcel_key
+from pipeline.keys import parcel_key, schedule_keys
 from pipeline.people.matching import MatchResult, Reference
 from pipeline.people.names import normalize_name, normalize_names
 from pipeline.people.placement import place_addresses, situs_addresses, situs_index
@@ -100,7 +99,7 @@ def test_schedule_keys_as_parcel_key_row_by_row() -> None:
             expected.append(parcel_key(s, p))
         except ValueError:
             expected.append(f"{s}|{p}")
-    got = _schedule_keys(swis, pks)
+    got = schedule_keys(swis, pks)
     assert got == expected
     assert got[0] == "104401|43.11-1-2"  # leading zeros of each part dropped
     assert got[2] == "10440|1-1-1"  # a 5-digit SWIS is no key: written as given

@@ -25,7 +25,7 @@ from shapely.geometry.base import BaseGeometry
 
 from pipeline.documents._common import write_bytes
 from pipeline.frames import PARCEL_KEY
-from pipeline.keys import normalize_print_keys, parcel_key
+from pipeline.keys import schedule_keys
 
 __all__ = ["parcel_status", "render_map", "write_map"]
 
@@ -61,7 +61,7 @@ def parcel_status(parcels: pd.DataFrame) -> pd.DataFrame:
             },
             index=pd.Index([], dtype="str", name=PARCEL_KEY),
         )
-    keys = _schedule_keys(parcels["swis_code"], parcels["print_key_code"])
+    keys = schedule_keys(parcels["swis_code"], parcels["print_key_code"])
     frac = pd.to_numeric(parcels["fraction_in_territory"], errors="coerce").fillna(0.0)
     credit = pd.to_numeric(parcels["signer_credit_assessed"], errors="coerce").fillna(0.0)
     df = pd.DataFrame(
@@ -92,29 +92,6 @@ def parcel_status(parcels: pd.DataFrame) -> pd.DataFrame:
         },
         index=g.index,
     )
-
-
-def _schedule_keys(swis_codes: pd.Series, print_keys: pd.Series) -> list[str]:
-    """``parcel_key(swis, print key)`` of each row, ``"<swis>|<print key>"`` when invalid.
-
-    Plain 6-digit SWIS codes with a print key that the vectorised
-    :func:`~pipeline.keys.normalize_print_keys` reads go the fast way (same
-    rule); every other row goes through :func:`~pipeline.keys.parcel_key`.
-    """
-    swis = swis_codes.astype("str").reset_index(drop=True)
-    pk = print_keys.astype("str").reset_index(drop=True)
-    norm = normalize_print_keys(pk.fillna(""), errors="coerce")
-    fast = (swis.str.fullmatch("[0-9]{6}").fillna(False) & pk.notna() & norm.notna()).to_numpy(
-        dtype=bool
-    )
-    keys: list[str] = (swis + "|" + norm).where(fast, "").tolist()
-    for i in np.flatnonzero(~fast).tolist():
-        s, p = swis.iloc[i], pk.iloc[i]
-        try:
-            keys[i] = parcel_key(s, p)
-        except ValueError:
-            keys[i] = f"{s}|{p}"
-    return keys
 
 
 def _nice(length: float) -> float:
