@@ -35,6 +35,7 @@ from typing import Any
 import pandas as pd
 
 from pipeline.keys import normalize_print_key
+from pipeline.tools.numbers import percent_text
 
 __all__ = ["DIFF_COLUMNS", "ResultSet", "ResultsDiff", "diff_results", "owner_set"]
 
@@ -207,7 +208,14 @@ def _show(value: Any, *, big: bool = False) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
     if isinstance(value, float):
-        return f"{value:,.6g}" if abs(value) < 1e6 and not big else f"{value:,.2f}"
+        if big or abs(value) >= 1e6:
+            return f"{value:,.2f}"
+        shown = f"{value:,.6g}"
+        if value != round(value) and float(shown.replace(",", "")) == round(value):
+            # a share that is not whole must not read as the whole number next to
+            # it (a threshold: 50 fails, more than 50 passes; audit A27 F3)
+            shown = percent_text(value, digits=6)
+        return shown
     return str(value)
 
 

@@ -782,12 +782,17 @@ def _percent(signer: float, total: float) -> float | None:
     a share computed as 50.0000000000501 printed "50.0000" beside a pass, and
     one of 50.0000000000500 "50.0000000001" beside a failure). Outside that
     band the quotient differs from 50 by more than 5e-11, so it cannot print
-    as 50 either.
+    as 50 either. A share within the same tolerance of the whole is 100
+    exactly: the quotient of two equal sums may come out a unit in the last
+    place off it, and print so (audit A27 F1: "100.00000000000001 %").
     """
     if not (total > 0) or math.isnan(signer):
         return None
     if abs(2.0 * signer - total) <= PASS_REL_TOL * total:
         return 50.0
+    if abs(signer - total) <= PASS_REL_TOL * total:
+        # the signers own it all: 100, not 100.00000000000001 (audit A27 F1)
+        return 100.0
     return 100.0 * signer / total
 
 

@@ -827,3 +827,17 @@ def test_an_invalid_edit_is_repaired_and_said(tiny: Scenario) -> None:
     (note,) = edited.notes
     assert note.startswith("the edited territory: invalid (Self-intersection")
     assert note in edited.results()["warnings"]
+
+
+def test_a_margin_at_one_half_is_none_either_way() -> None:
+    # audit A27 F4: 2S - T = 5,050,876,997.6129388 - 5,050,876,997.607888 =
+    # 0.0050508, within 1e-12 x T = 0.0050509 of one half: the test fails as
+    # exactly half (percent 50), yet the margin read +0.005 "to spare" and "more
+    # than $-0" was asked. At one half nothing is to spare, and more than $0 is
+    # needed
+    from pipeline.scenario import _owner_row
+
+    row = _owner_row("owner test", 5_050_876_997.607888, 2_525_438_498.8064694, 50.0, False, "$")
+    assert row["margin"] == 0.0 and row["more_signer_value"] == 0.0
+    assert "more than $0 of added signer-owned value" in row["what_it_would_take"]
+    assert "$-0" not in row["what_it_would_take"]

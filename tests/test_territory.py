@@ -34,6 +34,15 @@ def test_union_of_overlapping_features() -> None:
     ]
 
 
+def test_a_boundary_held_twice_overlaps_by_100_percent() -> None:
+    # audit A27 F2: the same polygon twice overlaps by the whole territory; the
+    # share came out 99.99999999999997 % in binary and was printed so. Not a
+    # threshold: four decimals
+    g = gpd.GeoSeries([box(0.1, 0.3, 100.7, 33.9), box(0.1, 0.3, 100.7, 33.9)], index=[1, 2])
+    _, notes = union_territory(g)
+    assert any(": 1 and 2 by 100.0000 %." in n for n in notes)
+
+
 def test_union_keeps_holes_and_disjoint_parts() -> None:
     # 300^2 square minus a 100^2 hole = 80000, plus a separate 10x10 = 100
     holed = Polygon(

@@ -83,3 +83,14 @@ def test_a_share_never_prints_as_the_threshold_it_is_not() -> None:
     assert percent_text(5.000000000000048) == "5.00000000000005"
     assert percent_text(20.0) == "20.0000"
     assert percent_text(33.086878) == "33.0869"
+
+
+def test_a_diff_never_prints_a_share_as_the_threshold_it_is_not() -> None:
+    # audit A27 F3: `petition diff` printed 49.99999988 and 50.0000018 alike as
+    # "50" (six significant digits), beside "passes: False -> True"
+    from pipeline.diff import _show
+
+    assert _show(49.99999988) == "49.9999999"
+    assert _show(50.0000018) == "50.000002"
+    assert _show(50.0) == "50"  # exactly half, as it is
+    assert _show(41.3287397) == "41.3287"  # six digits, as before

@@ -775,3 +775,14 @@ def test_a_blank_value_is_an_error_only_where_it_counts() -> None:
     roll = make_roll([rec("A", np.nan), rec("F", 20_000)])
     with pytest.raises(InputError, match="no assessment_total for parcel A"):
         apportion_values(roll, fr)
+
+
+def test_a_part_the_signers_own_outright_is_100_percent() -> None:
+    # audit A27 F1: signers' full value = the part's full value =
+    # 372,892.4895992993; 100 x S / T is 100.00000000000001 in binary (100 x S
+    # rounds up first), and was sworn so. S = T: 100 exactly
+    v = 372_892.4895992993
+    assert 100.0 * v / v != 100.0
+    t = owner_test(sched([(T1, "A", v, v, "geometry")]), towns=[T1])
+    assert t["percent"] == 100.0 and t["parts"][0]["percent"] == 100.0
+    assert t["passes"] is True

@@ -89,7 +89,9 @@ def _tie_note(share: float | None, signer: float | None, whole: float | None) ->
     $41,297.93 of $82,595.87, which doubles to less. Where twice the signers'
     amount as printed does not stand to the total as printed as the share
     stands to 50 %, the certification says which it is, and why the amounts
-    seem to say otherwise; elsewhere it says nothing more.
+    seem to say otherwise; at exactly one half it always says "not more than
+    one half" (the share fails, however the amounts print); elsewhere it says
+    nothing more.
     """
     if share is None or signer is None or whole is None:
         return ""

@@ -18,7 +18,6 @@ from shapely.geometry.base import BaseGeometry
 from pipeline.errors import InputError
 from pipeline.geometry.apportion import apportion_table, polygonal
 from pipeline.keys import town_of_swis
-from pipeline.tools.numbers import percent_text
 from pipeline.tools.shapes import made_valid
 
 __all__ = [
@@ -135,7 +134,8 @@ def _overlap_notes(pieces: list[Any], labels: list[Any], union_area: float) -> l
     if not overlaps:
         return []
     shown = "; ".join(
-        f"{labels[i]} and {labels[j]} by {percent_text(100 * a / union_area)} %"
+        # not a threshold: four decimals (a copy of the boundary is "100.0000 %")
+        f"{labels[i]} and {labels[j]} by {100 * a / union_area:.4f} %"
         for i, j, a in overlaps[:5]
     )
     more = f" and {len(overlaps) - 5} more pairs" if len(overlaps) > 5 else ""
