@@ -1451,9 +1451,10 @@ def _owner_row(
     test: str, total: float, signer: float, percent: Any, passes: Any, unit: str
 ) -> dict[str, Any]:
     gap = total - 2.0 * signer  # x > gap is needed
-    if not passes and abs(gap) <= PASS_REL_TOL * total:
-        # one half, as the verdict reads it (the share is 50 exactly): no margin
-        # either way, not the few units in the last place of 2S - T (audit A27 F4)
+    if not passes and percent == 50.0:
+        # one half, as the verdict reads it (owner_test gives the share as 50
+        # exactly there): no margin either way, not the few units in the last
+        # place of 2S - T (audit A27 F4)
         gap = 0.0
     if passes:
         words = (
