@@ -27,6 +27,7 @@ from typing import Any
 
 import geopandas as gpd
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 import shapely
 from shapely.geometry.base import BaseGeometry
@@ -980,8 +981,8 @@ def finish_summary(
     areas
         Town SWIS -> square miles of the part (:func:`part_areas`).
     in_territory_swis
-        ``swis_code`` of the roll records with a positive fraction (the
-        existing-village check).
+        ``swis_code`` of the roll records part of whose land lies in the
+        territory (the existing-village check; see :func:`_on_land_inside`).
     tests
         ``owner_test``, ``resident_test``, ``population``, ``designees``.
     test_deficiencies
@@ -1346,6 +1347,24 @@ def notes_for(inputs: PetitionInputs, territory: BaseGeometry) -> list[str]:
     return [n for n in inputs.notes if n not in drop]
 
 
+def _on_land_inside(schedule: pd.DataFrame, geometric: pd.Series) -> npt.NDArray[np.bool_]:
+    """The schedule's records part of whose land lies in the territory (§ 2-200).
+
+    The existing-village check asks about land, not value: a record with a
+    polygon is in the territory where its polygon's fraction (``geometric``,
+    after the sliver rule) is positive, whatever an apportionment override
+    makes of its value (an override of 0 moves no land out, a stale override
+    of a parcel outside brings none in); a record without polygon is known
+    only through the assessor's override: in where it apportions a part of the
+    record (a fraction or a value above 0).
+    """
+    on_map = schedule[PARCEL_KEY].astype("str").map(geometric).astype("float64")
+    by_override = (schedule["fraction_in_territory"].astype("float64") > 0) | (
+        schedule["apportioned_assessed"].astype("float64") > 0
+    )
+    return np.where(on_map.notna(), on_map > 0, by_override).astype(bool)
+
+
 def _assess(
     prepared: Prepared, territory: BaseGeometry, fractions: pd.DataFrame, notes: Sequence[str]
 ) -> Assessment:
@@ -1447,7 +1466,7 @@ def _assess(
         territory,
         territory_sq_mi=territory_sq_mi,
         areas=areas,
-        in_territory_swis=schedule.loc[schedule["fraction_in_territory"] > 0, "swis_code"],
+        in_territory_swis=schedule.loc[_on_land_inside(schedule, geometric), "swis_code"],
         tests={
             "owner_test": otest,
             "resident_test": rtest,

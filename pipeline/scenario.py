@@ -1126,9 +1126,10 @@ class Scenario:
         inside_fraction = inside_fraction[~inside_fraction.index.duplicated()]
         designees, ddef = designees_check(prep.designee_rows, relocate(des, inside_fraction, th))
 
-        positive = rec[fraction > 0]
-        # one row per roll record in the territory, as assess passes them (the
-        # existing-village check counts the records)
+        # one row per roll record part of whose land is in the territory, as
+        # assess passes them (the existing-village check counts the records):
+        # by its polygon, or without one by the override's part
+        positive = rec[np.where(mapped[rec], geo[rec] > 0, (fraction > 0) | (assessed > 0))]
         in_swis = pd.Series(np.asarray(b.swis_ids, dtype=object)[b.swis[positive]], dtype="str")
         return finish_summary(
             prep,

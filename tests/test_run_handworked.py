@@ -981,6 +981,76 @@ def test_a_village_polygon_overlapping_the_territory(
         assert any("digitising noise" in w for w in summary["warnings"])
 
 
+def _village_record(root: Path, print_key: str) -> None:
+    """Recode Brinton's record ``print_key`` (roll and polygon) as the village 104601's."""
+    roll = root / "roll-b.csv"
+    roll.write_text(
+        roll.read_text()
+        .replace(f"104689,1,449,{print_key},", f"104601,1,449,{print_key},")
+        .replace(f"104689,1,210,{print_key},", f"104601,1,210,{print_key},")
+    )
+    layer = gpd.read_file(root / "parcels.gpkg")
+    layer.loc[layer["PRINT_KEY"] == print_key, "SWIS"] = "104601"
+    layer.to_file(root / "parcels.gpkg", driver="GPKG")
+
+
+@pytest.mark.parametrize(
+    ("case", "includes"),
+    [
+        # 2.-1-1 (x 1000..2000, y 0..500) is half inside the territory (x 0..1500)
+        # by its polygon: the assessor's override of 0 moves its value out, not
+        # its land (§ 2-200 asks about land): the territory includes part of
+        # the village
+        ("inside, apportioned 0", True),
+        # 2.-1-2 (y 500..1000) touches the territory along an edge only: an
+        # override of 0.5 brings value, not land; no part of the village inside
+        ("outside, apportioned 0.5", False),
+        # a village record without polygon is known only by the override: a
+        # value of 5,000 apportioned (its total left blank: fraction unknown)
+        ("no polygon, value 5000", True),
+    ],
+)
+def test_the_existing_village_check_reads_land_not_the_apportioned_value(
+    tmp_path: Path, case: str, includes: bool
+) -> None:
+    from pipeline.scenario import Scenario
+
+    root = tmp_path / "p"
+    config = make_petition(root)
+    if case == "inside, apportioned 0":
+        _village_record(root, "2.-1-1")
+        override = "104601,2.-1-1,0,,no value inside"
+    elif case == "outside, apportioned 0.5":
+        _village_record(root, "2.-1-2")
+        override = "104601,2.-1-2,0.5,,stale"
+    else:
+        roll = root / "roll-b.csv"
+        roll.write_text(
+            roll.read_text()
+            + "2022,104600,104601,6,872,2.-9-9,,,,,,Gas Co,,,1,Gas,Way,Albany,NY,12207,,,\n"
+        )
+        override = "104601,2.-9-9,,5000,mains"
+    (root / "apportionment.csv").write_text(
+        "swis_code,print_key_code,fraction_in_territory,value_in_territory,note\n" + override + "\n"
+    )
+    config.write_text(config.read_text() + '\n[overrides]\napportionment = "apportionment.csv"\n')
+    summary = json.loads((run_ok(config, tmp_path / "results") / "summary.json").read_text())
+    assert summary["territory"]["includes_existing_village"] is includes
+    village = [d for d in summary["deficiencies"] if d["code"] == "includes_existing_village"]
+    assert [d["message"] for d in village] == (
+        [
+            "the territory includes part of an existing village: "
+            "1 roll record(s) with village SWIS code(s) 104601"
+        ]
+        if includes
+        else []
+    )
+    # the analyst's Scenario decides alike
+    scenario = Scenario.from_config(config).results()
+    assert scenario["territory"]["includes_existing_village"] is includes
+    assert scenario["deficiencies"] == summary["deficiencies"]
+
+
 def test_a_village_overlap_with_spikes_along_a_shared_line_is_real() -> None:
     # a 90 x 100 ft block (9,000 sq ft) with a hair-thin spike along the shared
     # line, as GEOS returns an overlap where the territory follows the village's

@@ -414,8 +414,9 @@ def existing_village_check(
     Parameters
     ----------
     schedule_swis
-        ``swis_code`` of the roll records in the territory with a fraction
-        greater than 0.
+        ``swis_code`` of the roll records part of whose land lies in the
+        territory: a positive fraction of the record's polygon, or, for a
+        record without one, an apportionment override bringing a part of it.
     village_overlap_sq_mi
         Area of the overlap with given village polygons, or ``None`` when none
         were given.
