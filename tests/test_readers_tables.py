@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -315,6 +316,48 @@ def test_ownership_override_naming_its_owners_needs_no_count(tmp_path: Path) -> 
         "104401,43.11-1-2,,Jonah Carver;Krista Samson,deed\n",
     )
     assert read_ownership_overrides(p)["owner_count"].tolist() == [2]
+
+
+def test_an_ownership_override_counts_the_owners_a_name_gives(tmp_path: Path) -> None:
+    # audit A30 F2: "John & Mary Lee" is two owners, as parse_owners reads it;
+    # a blank count took the one entry for one owner, and a signing husband was
+    # credited the whole parcel (90,000 / 1 instead of 90,000 / 2 = 45,000)
+    p = write(
+        tmp_path,
+        "own.csv",
+        "swis_code,print_key_code,owner_count,owners,note\n"
+        "104401,43.11-1-2,,John & Mary Lee,deed\n"
+        "104401,43.11-1-3,,Lee Family Trust; Ann Poe,deed\n",
+    )
+    ov = read_ownership_overrides(p)
+    assert ov["owner_count"].tolist() == [2, 2]
+    assert ov["owners"].iloc[0] == ("John & Mary Lee",)
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "says"),
+    [
+        # two owners named, one given: the divisor would be 1
+        ("104401,1-1-2,1,John & Mary Lee", "owners", "names 2 owners (JOHN LEE; MARY LEE)"),
+        # ET AL: more owners than named, and no count to say how many
+        ("104401,1-1-2,,John Lee et al", "owner_count", "says ET AL"),
+    ],
+)
+def test_an_ownership_override_whose_names_disagree_with_its_count(
+    tmp_path: Path, line: str, column: str, says: str
+) -> None:
+    p = write(
+        tmp_path,
+        "own.csv",
+        f"swis_code,print_key_code,owner_count,owners\n104401,1-1-1,1,\n{line}\n",
+    )
+    with pytest.raises(InputError, match=re.escape(says)) as exc:
+        read_ownership_overrides(p)
+    assert (exc.value.row, exc.value.column) == (2, column)
+    # with the count given, ET AL reads: two owners, one named
+    if column == "owner_count":
+        p.write_text(p.read_text().replace(",,John Lee et al", ",2,John Lee et al"))
+        assert read_ownership_overrides(p)["owner_count"].tolist() == [1, 2]
 
 
 @pytest.mark.parametrize(

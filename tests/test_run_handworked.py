@@ -256,6 +256,33 @@ def test_parcels_drawn_in_utm_are_apportioned_as_drawn(tmp_path: Path) -> None:
     assert owner["signer_value"] == 125_000.0
 
 
+def test_an_ownership_override_naming_a_couple_in_one_name_divides_by_two(
+    tmp_path: Path,
+) -> None:
+    # audit A30 F2: the override names A1's owners "John & Ann Smith", count
+    # blank: two owners, so John Smith is credited 100,000 / 2 = 50,000 (the
+    # one entry was counted as one owner: 100,000). Part A: signers 50,000 +
+    # 25,000 = 75,000 of 150,000 = exactly 50 % -> fails ("more than fifty per
+    # cent"); overall 75,000 / 190,000 = 39.47... %.
+    root = tmp_path / "p"
+    config = make_petition(root)
+    (root / "ownership.csv").write_text(
+        "swis_code,print_key_code,owner_count,owners,note\n104489,1.-1-1,,John & Ann Smith,deed\n"
+    )
+    config.write_text(config.read_text() + '\n[overrides]\nownership = "ownership.csv"\n')
+    out = run_ok(config, tmp_path / "results")
+    rows = pd.read_csv(out / "parcels.csv").set_index("print_key_code")
+    assert rows.loc["1.-1-1", "owner_count"] == 2
+    assert rows.loc["1.-1-1", "owners"] == "JOHN SMITH; ANN SMITH"
+    assert rows.loc["1.-1-1", "signer_credit_assessed"] == 50_000.0
+    owner = json.loads((out / "summary.json").read_text())["owner_test"]
+    assert owner["signer_value"] == 75_000.0  # 50,000 + 25,000
+    parts = {p["swis"]: p for p in owner["parts"]}
+    assert parts["104400"]["percent"] == 50.0  # 75,000 / 150,000
+    assert parts["104400"]["passes"] is False
+    assert owner["percent"] == pytest.approx(100 * 75_000 / 190_000)  # 39.47...
+
+
 def test_owner_test_part_b_fails(handworked) -> None:
     summary, _, _ = handworked
     owner = summary["owner_test"]

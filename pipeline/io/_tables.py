@@ -40,6 +40,7 @@ from pipeline.io._common import (
     to_money,
     to_swis,
 )
+from pipeline.people.owners import override_owner_names
 
 _KEY_ALIASES = {
     "swis": "swis_code",
@@ -377,7 +378,8 @@ def read_ownership_overrides(path: str | Path) -> pd.DataFrame:
     ----------
     path
         CSV with ``swis_code``, ``print_key_code``, ``owner_count`` (>= 1;
-        blank where ``owners`` names them all: their number), ``owners``
+        blank where ``owners`` names them all: the number of owners they
+        name, ``John & Mary Lee`` two), ``owners``
         (names separated by ``;``, optional) and ``note``.
 
     Returns
@@ -390,21 +392,14 @@ def read_ownership_overrides(path: str | Path) -> pd.DataFrame:
     ------
     InputError
         Missing column, bad key, an owner count below 1 or not a whole number,
-        more names than owners, a parcel listed twice.
+        more owners named than ``owner_count`` (counted as
+        :func:`~pipeline.people.owners.parse_owners` reads them: ``John & Mary
+        Lee`` is two), a name of no owner, ``ET AL`` without a count, a
+        parcel listed twice.
     """
     df = _load(path, ("swis_code", "print_key_code", "owner_count"), _KEY_ALIASES)
     key, swis, pk = _parcel_keys(df, path)
     owners = [tuple(n.strip() for n in str(v).split(";") if n.strip()) for v in text(df, "owners")]
-    # a blank owner_count where the owners are named is their number
-    named = pd.Series([len(o) for o in owners], index=df.index, dtype="int64")
-    blank = (text(df, "owner_count") == "") & (named > 0)
-    count = to_int(
-        df.assign(owner_count=text(df, "owner_count").where(~blank, "1")),
-        path,
-        "owner_count",
-        minimum=1,
-    )
-    count = count.where(~blank.to_numpy(), named)
     # a name of joining words only ("&", "AND", "ETAL"): a key-entry leftover, no owner
     no_name = pd.Series(
         [any(not _NAME_WORD.search(_JOINING.sub(" ", n)) for n in o) for o in owners],
@@ -420,11 +415,51 @@ def read_ownership_overrides(path: str | Path) -> pd.DataFrame:
             row=row,
             column="owners",
         )
-    too_many = pd.Series([len(o) for o in owners], index=df.index) > count
-    if too_many.any():
+    # the owners the names give, read as parse_owners reads them: one name may
+    # give several ("John & Mary Lee" is two owners of the divisor), a care-of
+    # name none
+    read = [[o for o in override_owner_names(names) if o.is_owner] for names in owners]
+    named = pd.Series([len(r) for r in read], index=df.index, dtype="int64")
+    given = text(df, "owner_count") != ""
+
+    def first(mask: pd.Series) -> int:
+        return int(np.flatnonzero(mask.to_numpy())[0])
+
+    nobody = pd.Series([len(o) > 0 for o in owners], index=df.index) & (named == 0)
+    if nobody.any():
         raise InputError(
             path,
-            "more names in owners than owner_count",
+            f"owners {';'.join(owners[first(nobody)])!r} names no owner (a care-of name only): "
+            "write each owner's name, separated by ';'",
+            row=_first_row(df, nobody),
+            column="owners",
+        )
+    etal = ~given & pd.Series([any(o.etal for o in r) for r in read], index=df.index)
+    if etal.any():
+        raise InputError(
+            path,
+            f"owners {';'.join(owners[first(etal)])!r} says ET AL (more owners than it names): "
+            "give owner_count, the number of owners",
+            row=_first_row(df, etal),
+            column="owner_count",
+        )
+    # a blank owner_count where the owners are named is their number
+    blank = ~given & (named > 0)
+    count = to_int(
+        df.assign(owner_count=text(df, "owner_count").where(~blank, "1")),
+        path,
+        "owner_count",
+        minimum=1,
+    )
+    count = count.where(~blank.to_numpy(), named)
+    too_many = named > count
+    if too_many.any():
+        i = first(too_many)
+        raise InputError(
+            path,
+            f"owners {';'.join(owners[i])!r} names {named.iloc[i]} owners "
+            f"({'; '.join(o.name for o in read[i])}), more than owner_count {count.iloc[i]}: "
+            "the parcel is divided by the number of owners (§ 2-202.1.a(2))",
             row=_first_row(df, too_many),
             column="owners",
         )

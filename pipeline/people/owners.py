@@ -61,6 +61,7 @@ __all__ = [
     "SUBKINDS",
     "ParsedOwner",
     "is_entity_name",
+    "override_owner_names",
     "owner_counts",
     "owner_quality",
     "parse_owner_text",
@@ -1311,33 +1312,52 @@ def _names_of(owners: Any) -> list[str]:
 
 
 def _override_owners(overrides: pd.DataFrame) -> pd.DataFrame:
-    """The owners an ownership override names, in ``First Last`` order.
+    """The owners the ownership overrides name (:func:`override_owner_names`), as rows."""
+    rows: list[dict[str, Any]] = []
+    for key, owners in zip(overrides[PARCEL_KEY], overrides["owners"], strict=True):
+        _parsed_rows(str(key), -1, override_owner_names(owners), rows)
+    return _long_frame(rows)
 
+
+def override_owner_names(owners: Any) -> list[ParsedOwner]:
+    """The names an ownership override's ``owners`` field gives, read as :func:`parse_owners` does.
+
+    Parameters
+    ----------
+    owners
+        The field: a tuple of names, or text of names separated by ``;``.
+
+    Returns
+    -------
+    list of ParsedOwner
+        Every name read, care-of names included (``is_owner`` false): one
+        entry may name several owners (``John & Mary Lee`` is JOHN LEE and
+        MARY LEE), which count as several in the divisor of § 2-202.1.a(2).
+
+    Notes
+    -----
     A name whose first person ends in a lone initial, with no comma (``WALSH
     DAVID R``, ``WALSH DAVID R JR``, ``WALSH DAVID R & MARY``), is written as
     the roll writes names, surname first: no surname is one letter. It is
     read in the roll's ``LAST FIRST`` order. Any other name is read ``First
     Last`` (``Grant Kelly``); a comma always means ``LAST, FIRST``.
     """
-    rows: list[dict[str, Any]] = []
-    for key, owners in zip(overrides[PARCEL_KEY], overrides["owners"], strict=True):
-        parsed: list[ParsedOwner] = []
-        for raw in _names_of(owners):
-            # the first person of the name (before "&" or "AND"), suffixes left off
-            first_person = re.split(r"&|\bAND\b", raw.replace(".", " ").upper())[0]
-            words = first_person.split()
-            while len(words) > 3 and words[-1] in _SUFFIX_KEYS:
-                words.pop()
-            roll_order = (
-                "," not in raw
-                and len(words) >= 3
-                and len(words[-1]) == 1
-                and words[-1].isalpha()
-                and words[-1] not in _SUFFIX_KEYS
-            )
-            parsed.extend(parse_owner_text(raw, order="last_first" if roll_order else "first_last"))
-        _parsed_rows(str(key), -1, parsed, rows)
-    return _long_frame(rows)
+    parsed: list[ParsedOwner] = []
+    for raw in _names_of(owners):
+        # the first person of the name (before "&" or "AND"), suffixes left off
+        first_person = re.split(r"&|\bAND\b", raw.replace(".", " ").upper())[0]
+        words = first_person.split()
+        while len(words) > 3 and words[-1] in _SUFFIX_KEYS:
+            words.pop()
+        roll_order = (
+            "," not in raw
+            and len(words) >= 3
+            and len(words[-1]) == 1
+            and words[-1].isalpha()
+            and words[-1] not in _SUFFIX_KEYS
+        )
+        parsed.extend(parse_owner_text(raw, order="last_first" if roll_order else "first_last"))
+    return parsed
 
 
 @lru_cache(maxsize=200_000)
