@@ -94,6 +94,22 @@ class TerritorySection(_Section):
     #: of one, § 2-200): an overlap is ``includes_existing_village``.
     villages: Path | None = None
 
+    @field_validator("crs")
+    @classmethod
+    def _a_crs(cls, v: str | None) -> str | None:
+        # checked here, so that a bad value is told against the config's key,
+        # not the first layer read with it
+        if v is None:
+            return v
+        from pyproj import CRS
+        from pyproj.exceptions import CRSError
+
+        try:
+            CRS.from_user_input(v)
+        except CRSError:
+            raise ValueError(f"{v!r} is not a coordinate reference system") from None
+        return v
+
 
 class TownSection(_Section):
     swis: str = Field(pattern=r"^\d{6}$")

@@ -638,9 +638,22 @@ def check_part_rates(inputs: PetitionInputs, part_towns: Sequence[str]) -> None:
                 else f"no equalization rate for town {town.swis} ({town.name}) in roll year "
                 f"{town.roll_year}"
             )
+            # rows keyed by the town's village or outside-village codes (104401,
+            # 104489: the roll's swis_code) instead of the town's own
+            hint = ""
+            if row is None and rates is not None and len(rates):
+                codes = rates["swis_code"].astype("str")
+                near = sorted(
+                    set(codes[(codes.str.slice(0, 4) == town.swis[:4]) & (codes != town.swis)])
+                )
+                if near:
+                    hint = (
+                        f" (the file has rows for {', '.join(near)}: rates are keyed by the "
+                        f"town's SWIS code, {town.swis}, the roll's municipality_code)"
+                    )
             raise InputError(
                 RATES_LABEL,
-                f"{what}: a territory in several towns needs one per town",
+                f"{what}: a territory in several towns needs one per town{hint}",
                 row=row,
                 column="equalization_rate",
             )

@@ -355,3 +355,12 @@ def test_a_coterminous_kind_is_one_of_the_kinds_the_law_lists(tmp_path: Path) ->
     with pytest.raises(InputError) as err:
         load_config(_write(tmp_path, with_kind.replace('"fire"', '"zip_code"')))
     assert "territory.coterminous_kind" in str(err.value)
+
+
+def test_a_territory_crs_that_is_none_is_told_against_the_config(tmp_path: Path) -> None:
+    # audit A29 F2: it was told against territory.geojson, the first layer read
+    text = MINIMAL.replace('crs = "EPSG:2260"', 'crs = "NAD83 state plane east"')
+    with pytest.raises(InputError) as err:
+        load_config(_write(tmp_path, text))
+    assert err.value.column == "territory.crs"
+    assert err.value.problem == "'NAD83 state plane east' is not a coordinate reference system"

@@ -524,6 +524,38 @@ def test_what_a_killed_run_left_is_cleared_by_the_next(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "manifest.json").read_text() == '{"new": 1}'
 
 
+@pytest.mark.parametrize("stopped_at", [1, 2])
+def test_a_run_stopped_between_its_two_renames_keeps_a_results_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stopped_at: int
+) -> None:
+    # audit A29 F1: SIGTERM (SystemExit) or Ctrl-C just after the earlier
+    # results were moved aside (rename 1) left no results folder until the
+    # next run; now they go back. Stopped just after the new ones are in
+    # place (rename 2), the new ones stay. Nothing else is left beside it.
+    from pipeline.io.results import atomic_output_dir
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "manifest.json").write_text('{"old": 1}')
+    real = Path.rename
+    calls: list[int] = []
+
+    def rename(self: Path, target: Path) -> Path:
+        done = real(self, target)
+        calls.append(1)
+        if len(calls) == stopped_at:
+            raise KeyboardInterrupt
+        return done
+
+    monkeypatch.setattr(Path, "rename", rename)
+    with pytest.raises(KeyboardInterrupt), atomic_output_dir(out) as tmp:
+        (tmp / "manifest.json").write_text('{"new": 1}')
+    monkeypatch.setattr(Path, "rename", real)
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+    kept = '{"old": 1}' if stopped_at == 1 else '{"new": 1}'
+    assert (out / "manifest.json").read_text() == kept
+
+
 def test_a_failed_run_leaves_no_folder_it_made(tmp_path: Path) -> None:
     # --out runs/new/c of a run that fails: runs/new (made for it) is removed
     # again; runs (there before) stays

@@ -283,6 +283,25 @@ def test_an_ownership_override_naming_a_couple_in_one_name_divides_by_two(
     assert owner["percent"] == pytest.approx(100 * 75_000 / 190_000)  # 39.47...
 
 
+def test_a_rate_of_one_percent_or_less_is_used_and_told(tmp_path: Path) -> None:
+    # audit A28 J6: Brinton's 2022 rate written 0.5 (50 % as a fraction?) is a
+    # percent, as real rates under 1 % exist: B1's 20,000 apportioned is
+    # 20,000 / (0.5 / 100) = 4,000,000 full, and the run says so
+    root = tmp_path / "p"
+    config = make_petition(root)
+    rates = root / "rates.csv"
+    rates.write_text(rates.read_text().replace("104600,2022,50", "104600,2022,0.5"))
+    summary = json.loads((run_ok(config, tmp_path / "results") / "summary.json").read_text())
+    parts = {p["swis"]: p for p in summary["owner_test"]["parts"]}
+    assert parts["104600"]["total_full"] == pytest.approx(4_000_000.0)
+    told = [w for w in summary["warnings"] if "equalization rate 0.5" in w]
+    assert told == [
+        "town 104600 (Brinton): equalization rate 0.5 from the rates file is read as 0.5 % "
+        "(full value = assessed x 200); rates are percents: if it is a fraction (0.5 for "
+        "50 %), write it as a percent"
+    ]
+
+
 def test_owner_test_part_b_fails(handworked) -> None:
     summary, _, _ = handworked
     owner = summary["owner_test"]
@@ -494,7 +513,25 @@ def test_rerun_gives_identical_bytes(handworked, tmp_path: Path) -> None:
                 .read_text()
                 .replace('roll = "roll-a.csv"', 'roll = "roll-a.csv"\nroll_year = 2023')
             ),
-            ["roll-a.csv", "roll year 2022", "2023 is asked"],
+            ["roll-a.csv", "roll year 2022", "2023 is asked for (towns.104400.roll_year)"],
+        ),
+        # the taxable basis asked for, and the rolls have no town_taxable_value
+        # column at all: the column is named, not a blank in the first record
+        # (audit A28 F1)
+        (
+            lambda r: (r / "petition.toml").write_text(
+                (r / "petition.toml").read_text()
+                + '\n[policy]\nvalue_basis = "town_taxable_value"\n'
+            ),
+            ["roll-a.csv", "column 'town_taxable_value'", "no record of the roll has a"],
+        ),
+        # rates keyed by the roll's SWIS codes (104489, 104689), not the towns'
+        # (104400, 104600): the message says which rows the file has (A28 J3)
+        (
+            lambda r: (r / "rates.csv").write_text(
+                "swis_code,rate_year,equalization_rate\n104489,2022,100\n104689,2022,50\n"
+            ),
+            ["rates.csv", "no equalization rate for town 104400", "the file has rows for 104489"],
         ),
     ],
 )

@@ -233,10 +233,12 @@ def choose_roll(
             "towns.roll_year": "the year set by the town's roll_year",
             "--roll-year": "the year forced by --roll-year",
         }[chosen_by]
-        what = f"the roll files listed in {key}" if listed else f"the roll folder ({key})"
+        what = (
+            f"the roll files listed in {key} hold" if listed else f"the roll folder ({key}) holds"
+        )
         raise InputError(
             source,
-            f"{what} holds years {sorted(candidates)} but not {year}" + (f", {why}" if why else ""),
+            f"{what} years {sorted(candidates)} but not {year}" + (f", {why}" if why else ""),
             column="roll_year",
         )
     return RollChoice(
@@ -367,7 +369,7 @@ def _roll_for_town(
         raise InputError(
             where,
             f"municipality_code {code} is not the town {town.swis} ({town.name}) "
-            f"whose roll this is ({int(other.sum())} rows)",
+            f"whose roll this is ({int(other.sum())} row{'s' if int(other.sum()) != 1 else ''})",
             row=first,
             column="municipality_code",
         )
@@ -380,6 +382,8 @@ def _roll_for_town(
             f"{', '.join(str(y) for y in years)}; the records' year is used"
         )
     said = "the records are of roll year"
+    # what asked for the year, naming the town's key (several towns may set one)
+    asked = f"towns.{town.swis}.roll_year" if chosen_by == "towns.roll_year" else chosen_by
     if choice is None and not years:
         if named is not None:
             # records without a roll year: the file's name is the only word on
@@ -393,7 +397,7 @@ def _roll_for_town(
                 + (
                     f"last completed as of filed_on {config.petition.filed_on}"
                     if chosen_by == "filed_on"
-                    else f"year asked for ({chosen_by})"
+                    else f"year asked for ({asked})"
                 )
                 + ", with that year's equalization rate; name the file for its year to be sure"
             )
@@ -459,7 +463,7 @@ def _roll_for_town(
         if chosen_by != "filed_on":
             raise InputError(
                 where,
-                f"{said} {years[0]}, but roll year {roll_year} is asked for ({chosen_by})",
+                f"{said} {years[0]}, but roll year {roll_year} is asked for ({asked})",
                 column="roll_year",
             )
         notes.append(
@@ -732,6 +736,15 @@ def load_inputs(
             rate, source = found, ("rates file" if found is not None else "none")
         else:
             rate, source = None, "none"
+        if rate is not None and rate <= 1:
+            # real rates go down to a fraction of a percent (towns that have not
+            # reassessed in decades), but a rate written as a fraction of one
+            # (0.5 for 50 %) reads the same way: say what is made of it
+            notes.append(
+                f"town {t.swis} ({t.name}): equalization rate {rate:g} from the {source} is "
+                f"read as {rate:g} % (full value = assessed x {100 / rate:g}); rates are "
+                "percents: if it is a fraction (0.5 for 50 %), write it as a percent"
+            )
         town_boundary = None
         if t.boundary is not None:
             b, repairs = read_boundary(

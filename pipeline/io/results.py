@@ -65,10 +65,21 @@ def atomic_output_dir(final: Path, *, marker: str = "manifest.json") -> Iterator
                 folder.rmdir()  # only when empty
         raise
     backup: Path | None = None
-    if final.exists():
-        backup = final.parent / f".{final.name}.old-{os.getpid()}-{uuid.uuid4().hex[:12]}"
-        final.rename(backup)
-    tmp.rename(final)
+    try:
+        if final.exists():
+            backup = final.parent / f".{final.name}.old-{os.getpid()}-{uuid.uuid4().hex[:12]}"
+            final.rename(backup)
+        tmp.rename(final)
+    except BaseException:
+        # stopped (Ctrl-C, SIGTERM) between the two renames: the earlier
+        # results go back in place, as for a run stopped before; where the new
+        # ones were already in place they stay
+        if not final.exists() and backup is not None and backup.is_dir():
+            backup.rename(final)
+        elif final.exists() and backup is not None:
+            shutil.rmtree(backup, ignore_errors=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     if backup is not None:
         shutil.rmtree(backup, ignore_errors=True)
 
