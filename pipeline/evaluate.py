@@ -35,7 +35,9 @@ from shapely.geometry.base import BaseGeometry
 from pipeline.config import PolicySection
 from pipeline.engines import FractionEngine, LocalEngine
 from pipeline.errors import (
+    InputError,
     files_named,
+    roll_label,
 )
 from pipeline.frames import PARCEL_KEY, SIGNATURE_COLUMNS
 from pipeline.geometry.apportion import polygonal
@@ -507,6 +509,7 @@ def prepare(
                 inputs,
                 voter_place,
                 inhabitant_place,
+                statuses=policy.voter_statuses,
                 towns=None
                 if voter_towns is None
                 else VoterTowns(
@@ -666,6 +669,7 @@ def _resident_side(
     inhabitant_place: pd.DataFrame | None,
     *,
     towns: VoterTowns | None = None,
+    statuses: Collection[str] = (),
 ) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
     """The resident lines matched to the voter file, and who each inhabitant is.
 
@@ -681,6 +685,9 @@ def _resident_side(
             inputs.voters,
             voter_place,
             towns=towns,
+            current=current_registrations(
+                inputs.voters, statuses=statuses, filed_on=inputs.filed_on
+            ),
         )
     identities = None
     if inputs.inhabitants is not None and inhabitant_place is not None:
@@ -1378,12 +1385,31 @@ def _assess(
     territory_sq_mi = geodesic_area_sq_mi(territory, inputs.working_crs)
 
     # --- apportionment (§ 2-200; § 2-202.1.a(2)) ---------------------------------------
-    schedule = apportion_values(
-        inputs.roll,
-        fractions[["fraction_in_territory", "fraction_source"]],
-        apportionment_overrides=inputs.apportionment_overrides,
-        value_basis=policy.value_basis,
-    )
+    try:
+        schedule = apportion_values(
+            inputs.roll,
+            fractions[["fraction_in_territory", "fraction_source"]],
+            apportionment_overrides=inputs.apportionment_overrides,
+            value_basis=policy.value_basis,
+        )
+    except InputError as exc:
+        # a blank value of a roll that has no such column at all: the column
+        # is what is missing, not the first record's value (audit A28 F1)
+        lacking = [
+            t.swis
+            for t in inputs.towns
+            if exc.column == policy.value_basis
+            and exc.file == roll_label(t.swis)
+            and f"roll.{t.swis}.{policy.value_basis}" in inputs.unrecorded
+        ]
+        if not lacking:
+            raise
+        raise InputError(
+            roll_label(lacking[0]),
+            f"the roll has no {policy.value_basis} column, and the value basis "
+            f"([policy] value_basis) is {policy.value_basis!r}",
+            column=policy.value_basis,
+        ) from None
     if policy.value_basis == "town_taxable_value":
         warnings += taxable_basis_warnings(inputs.roll, schedule)
     geometric = fractions["fraction_in_territory"]

@@ -121,6 +121,10 @@ VOTER_COLUMNS: tuple[str, ...] = (
     # (LASTVOTERDATE, VOTERHISTORY), ISO text, "" when none: a voter who voted
     # before the filing date was registered then, whatever a later REGDATE says
     "VOTED_BY",
+    # "1" where the date of birth shows the voter under 18 on the filing date
+    # (a pre-registrant the file may show active, at its later extraction),
+    # else "": no qualified voter then (the date of birth itself is not kept)
+    "MINOR_ON_FILING",
     SOURCE_ROW,
 )
 

@@ -92,6 +92,7 @@ from pipeline.law.checks import (
 )
 from pipeline.law.deficiency import Deficiency, deficiency_for
 from pipeline.model import PetitionInputs
+from pipeline.people.placement import REASON_OTHER_TOWN
 from pipeline.people.voters import (
     current_registrations,
     registrants,
@@ -268,6 +269,8 @@ class _Base:
     #: The person of each qualified registration of ``voters`` (codes), where
     #: some person is registered twice; None when every registration is its own.
     voter_person: npt.NDArray[np.intp] | None
+    voter_codes: npt.NDArray[np.intp]  # the person of each qualified registration
+    unplaced_persons: npt.NDArray[np.intp]  # persons of a counted status not placed
     resident_defs0: tuple[Deficiency, ...]
     inhabitants: _People | None  # named, placed, first entry of a person
     inhabitant_anon: BoolArray
@@ -385,6 +388,8 @@ class _Base:
         resident0: dict[str, Any] = {}
         rlines0: pd.DataFrame | None = None
         voter_person: npt.NDArray[np.intp] | None = None
+        voter_codes = np.zeros(0, dtype=np.intp)
+        unplaced_persons = np.zeros(0, dtype=np.intp)
         rdefs0: list[Deficiency] = []
         if inputs.voters is not None and prep.voter_place is not None:
             vp = prep.voter_place  # placed nowhere: every voter outside
@@ -396,9 +401,16 @@ class _Base:
             qual = (ok & vp["placed"]).to_numpy()
             voters = _People.of(vp.loc[qual, PARCEL_KEY], keys, override_fraction)
             # the person of each qualified registration (one registered twice counts once)
-            codes, persons = pd.factorize(registrants(inputs.voters).to_numpy()[qual])
-            if len(persons) < len(codes):
-                voter_person = np.asarray(codes, dtype=np.intp)
+            person_all = np.asarray(pd.factorize(registrants(inputs.voters).to_numpy())[0], np.intp)
+            voter_codes = person_all[qual]
+            if len(np.unique(voter_codes)) < len(voter_codes):
+                voter_person = voter_codes
+            # the persons of a counted status who could not be placed (not of
+            # another town), less those counted inside: resident_test's
+            # voters_unplaced_counted_status, per territory
+            other = (vp["reason"].astype("str") == REASON_OTHER_TOWN).to_numpy(dtype=bool)
+            lost = ~vp["placed"].to_numpy(dtype=bool) & ~other & ok.to_numpy(dtype=bool)
+            unplaced_persons = np.unique(person_all[lost])
             resident0, rlines, rdefs0 = resident_test(
                 prep.signatures,
                 prep.pages,
@@ -470,6 +482,8 @@ class _Base:
             resident0=resident0,
             resident_lines0=rlines0,
             voter_person=voter_person,
+            voter_codes=voter_codes,
+            unplaced_persons=unplaced_persons,
             resident_defs0=tuple(rdefs0),
             inhabitants=inh,
             inhabitant_anon=anon,
@@ -1170,10 +1184,15 @@ class Scenario:
         percent = 100.0 * n / q if q else 0.0
         passes = percent >= required if q else False
         alleged = bool(r0["applies"])
+        # the persons who could not be placed, less those counted inside
+        # through another registration (as resident_test)
+        inside = b.voter_codes[voter_inside]
+        unplaced = int(np.setdiff1d(b.unplaced_persons, inside).size)
         rtest = {
             **r0,
             "qualified_voters": q,
             "qualifying_signers": n,
+            "voters_unplaced_counted_status": unplaced,
             "percent": float(percent),
             "passes": bool(passes) if alleged else None,
         }

@@ -220,16 +220,6 @@ def apportion_values(
     missing = include & np.isnan(value) & (~use_value | taxable_basis) & ~unused
     if missing.any():
         i = int(np.flatnonzero(missing)[0])
-        town = roll["municipality_code"].astype("str").to_numpy()
-        if np.isnan(value[town == town[i]]).all():
-            # not one record of the town's roll has it: a column missing (or
-            # left blank throughout), not a blank in the first record used
-            raise InputError(
-                roll_label(str(town[i])),
-                f"no record of the roll has a {value_basis} (the column is missing, or blank "
-                f"in every record), and the value basis is {value_basis!r}",
-                column=value_basis,
-            )
         raise InputError(
             roll_label(str(roll["municipality_code"].iloc[i])),
             f"no {value_basis} for parcel {roll['print_key_code'].iloc[i]} "

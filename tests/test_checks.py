@@ -19,6 +19,7 @@ from pipeline.law.checks import (
     inhabitant_identities,
     inhabitant_schedule,
     line_checks,
+    one_person_keys,
     population_check,
     sufficiency,
     unauthenticated_lines,
@@ -1256,3 +1257,30 @@ def test_a_name_written_both_ways_round_is_one_person() -> None:
     )
     sched = inhabitant_schedule(inh, _placement([True] * 2, addresses=["1 OAK ST"] * 2))
     assert sched["status"].tolist() == ["inside", "duplicate"]
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Peter Van Buren", "Peter VanBuren"),
+        ("Ana De La Cruz", "Ana DeLaCruz"),
+        ("John Mc Donald", "John McDonald"),
+        ("Kim Le Blanc", "Kim LeBlanc"),
+        ("Van Buren, Peter", "Peter VanBuren"),
+    ],
+)
+def test_a_surname_of_particles_is_one_family_name_spaced_or_joined(one: str, other: str) -> None:
+    # audit A31 F4: the last word was the surname (BUREN against VANBUREN): one
+    # person listed twice at one home counted as two (499 inhabitants as 500)
+    keys = one_person_keys(pd.Series([one, other]), pd.Series(["P1", "P1"]), pd.Series(["", ""]))
+    assert keys[0] == keys[1]
+
+
+def test_a_middle_initial_o_is_no_particle() -> None:
+    # "John O Smith" is John O. Smith, not a John Osmith; Ann O Smith is another
+    keys = one_person_keys(
+        pd.Series(["John O Smith", "John Smith", "John Osmith"]),
+        pd.Series(["P1", "P1", "P1"]),
+        pd.Series(["", "", ""]),
+    )
+    assert keys[0] == keys[1] != keys[2]

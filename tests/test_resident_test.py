@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -18,6 +19,7 @@ from pipeline.people.voters import (
     resident_test,
     signer_name_key,
     status_at_filing,
+    unplaced_voters_deficiency,
     voter_addresses,
 )
 
@@ -928,3 +930,65 @@ def test_two_registrations_of_one_person_at_one_home_are_that_person() -> None:
     assert summary["qualified_voters"] == 5
     assert lines["status"].tolist() == ["counted", "counted"]
     assert summary["percent"] == 40.0
+
+
+@pytest.mark.parametrize(
+    "k2",
+    [
+        {"REGDATE": "2023-07-15"},  # made after the filing (2023-06-01)
+        {"REGDATE": "2020-03-01", "STATUS": "P", "PURGE_DATE": "2022-01-01"},  # purged before
+    ],
+)
+def test_of_two_registrations_at_one_home_the_line_is_the_current_ones(k2: dict[str, str]) -> None:
+    # audit A31 F1: Kevin's K1 (2000, active) and K2 at the same home; K2 does
+    # not count on the filing date, so K1 is his registration then. His line
+    # was judged on K2 (the later REGDATE): not_qualified_voter, 1 of 5. It is
+    # K1's: 2 of 5 = 40 %
+    v = _kevin(INSIDE, ("12", "OAK STREET"))
+    for column, value in k2.items():
+        v.loc[v["SBOEID"] == "K2", column] = value
+    s = sigs([(1, 1, "First0 Last0", "12 Oak St"), (1, 2, "Kevin Ormsby", "12 Oak St")])
+    summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED)
+    assert summary["qualified_voters"] == 5
+    assert lines["status"].tolist() == ["counted", "counted"]
+    assert lines["matched_to"].tolist()[1] == "K1"
+    assert summary["percent"] == 40.0  # 100 x 2 / 5
+
+
+def test_a_voter_under_18_on_the_filing_date_is_no_qualified_voter(tmp_path: Path) -> None:
+    # audit A31 F2: Yara, born 2005-09-01, pre-registered 2022-09-01, is 17 on
+    # 2023-06-01; the file, extracted after her birthday, writes A. She is no
+    # qualified voter (status 17 then): 0 of 1 (Otto), not 1 of 2 = 50 %. Otto
+    # turned 18 on the filing day itself (born 2005-06-01): of age.
+    from pipeline.io._voters import read_voters
+
+    f = tmp_path / "voters.csv"
+    f.write_text(
+        "SBOEID,LASTNAME,FIRSTNAME,MIDDLENAME,NAMESUFFIX,RADDNUMBER,RSTREETNAME,RCITY,"
+        "TOWNCITY,DOB,STATUS,REGDATE\n"
+        "NY1,Young,Yara,,,12,OAK ST,,,20050901,A,20220901\n"
+        "NY2,Old,Otto,,,12,OAK ST,,,20050601,A,20220901\n"
+    )
+    v = read_voters(f, filed_on=FILED)
+    assert "DOB" not in v.columns
+    assert v["MINOR_ON_FILING"].tolist() == ["1", ""]
+    assert status_at_filing(v, FILED).tolist() == ["17", "A"]
+    s = sigs([(1, 1, "Yara Young", "12 Oak St")])
+    summary, lines, _ = run(s, v, pages("residents"), filed_on=FILED)
+    assert (summary["qualified_voters"], summary["qualifying_signers"]) == (1, 0)
+    assert lines["status"].tolist() == ["not_qualified_voter"]
+    # read without a filing date, nothing is told (the date of birth is not kept)
+    assert read_voters(f)["MINOR_ON_FILING"].tolist() == ["", ""]
+
+
+def test_a_person_unplaced_at_two_registrations_is_one_voter_who_might_be_inside() -> None:
+    # audit A31 F3: 4 voters inside, 1 signer; Kevin registered twice on one
+    # date at 50 and 60 Main St, on no parcel: one person. 1 of 4 + 1 = 20 %
+    # is not under 20 %: no deficiency (counted twice: 1 of 6 = 16.67 %, one)
+    v = _kevin(("50", "MAIN ST"), ("60", "MAIN ST"))
+    v.loc[v["SBOEID"].isin(["K1", "K2"]), "REGDATE"] = "2020-03-01"
+    s = sigs([(1, 1, "First0 Last0", "12 Oak St")])
+    summary, _, _ = run(s, v, pages("residents"), filed_on=FILED)
+    assert summary["voters_unplaced"] == 2  # the registrations listed for review
+    assert summary["voters_unplaced_counted_status"] == 1  # the persons
+    assert unplaced_voters_deficiency(summary) == []

@@ -125,7 +125,10 @@ def test_a_list_of_rolls_relative_to_the_config(tmp_path: Path) -> None:
     assert (forced.chosen_by, _names(forced.files)) == ("--roll-year", ["older.csv"])
     with pytest.raises(InputError) as err:
         resolve_roll(config, 0, roll_year=2020)
-    assert "the roll files listed in towns.104400.roll hold years [2021, 2022, 2023] but not 2020" in str(err.value)
+    assert (
+        "the roll files listed in towns.104400.roll hold years [2021, 2022, 2023] but not 2020"
+        in str(err.value)
+    )
     assert "forced by --roll-year" in str(err.value)
 
 

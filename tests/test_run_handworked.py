@@ -523,7 +523,11 @@ def test_rerun_gives_identical_bytes(handworked, tmp_path: Path) -> None:
                 (r / "petition.toml").read_text()
                 + '\n[policy]\nvalue_basis = "town_taxable_value"\n'
             ),
-            ["roll-a.csv", "column 'town_taxable_value'", "no record of the roll has a"],
+            [
+                "roll-a.csv",
+                "column 'town_taxable_value'",
+                "the roll has no town_taxable_value column",
+            ],
         ),
         # rates keyed by the roll's SWIS codes (104489, 104689), not the towns'
         # (104400, 104600): the message says which rows the file has (A28 J3)

@@ -841,3 +841,38 @@ def test_a_margin_at_one_half_is_none_either_way() -> None:
     assert row["margin"] == 0.0 and row["more_signer_value"] == 0.0
     assert "more than $0 of added signer-owned value" in row["what_it_would_take"]
     assert "$-0" not in row["what_it_would_take"]
+
+
+def test_a_person_inside_is_no_unplaced_voter_in_the_scenario_either(tmp_path: Path) -> None:
+    # audit A31 F5: the hand-worked petition (A1 at 1 Main St and A2 at 2 Main
+    # St inside). Kevin is registered twice, one person (name and date of
+    # birth, no date to tell which is current): at 1 Main St (inside) and at
+    # 99 Nowhere Rd (on no parcel); four voters at 2 Main St. Ann signs: 1 of 5
+    # = 20 %, passes. Kevin counts inside, so no voter who might be inside is
+    # left unplaced (0): no voters_unplaced. The scenario took the count of a
+    # territory holding nobody (1) and added the deficiency: 1 of 6 = 16.67 %.
+    from test_run_handworked import _b, _resident_page
+
+    config = _resident_page(tmp_path / "p", ["Ann Roe,2 Main St,Harlow,2023-05-01,,"], "")
+    (config.parent / "voters.csv").write_text(
+        "LASTNAME,FIRSTNAME,DOB,RADDNUMBER,RSTREETNAME,RCITY,TOWNCITY,STATUS,SBOEID\n"
+        "ORMSBY,KEVIN,19700101,1,MAIN ST,HARLOW,HARLOW,A,NY01\n"
+        "ORMSBY,KEVIN,19700101,99,NOWHERE RD,HARLOW,HARLOW,A,NY02\n"
+        "ROE,ANN,19800101,2,MAIN ST,HARLOW,HARLOW,A,NY03\n"
+        "RAY,BO,19800101,2,MAIN ST,HARLOW,HARLOW,A,NY04\n"
+        "LEE,CY,19800101,2,MAIN ST,HARLOW,HARLOW,A,NY05\n"
+        "FOX,DI,19800101,2,MAIN ST,HARLOW,HARLOW,A,NY06\n"
+    )
+    sc = Scenario.from_config(config)
+    fast, full = sc.results(), sc.evaluate().summary
+    rt = fast["resident_test"]
+    assert (rt["qualifying_signers"], rt["qualified_voters"], rt["percent"]) == (1, 5, 20.0)
+    assert rt["voters_unplaced_counted_status"] == 0
+    assert "voters_unplaced" not in [d["code"] for d in fast["deficiencies"]]
+    _close(fast, full)
+    # without A1 (x 500..1500) Kevin lives nowhere inside: his unplaced
+    # registration might be inside (1), and 1 of 4 + 1 = 20 % still passes
+    edited = sc.with_boundary(_b(500, 0, 1500, 500))
+    rt = edited.results()["resident_test"]
+    assert (rt["qualified_voters"], rt["voters_unplaced_counted_status"]) == (4, 1)
+    _close(edited.results(), edited._assessment().summary)

@@ -56,7 +56,7 @@ for _n in (1, 2, 3):
 ROLL_REQUIRED = ("swis_code", "print_key_code", "assessment_total")
 
 
-def read_roll(path: str | Path, *, town_swis: str) -> pd.DataFrame:
+def read_roll(path: str | Path, *, town_swis: str, absent: list[str] | None = None) -> pd.DataFrame:
     """Read one town's assessment roll into the canonical roll frame.
 
     Parameters
@@ -96,14 +96,22 @@ def read_roll(path: str | Path, *, town_swis: str) -> pd.DataFrame:
         raw = json_text_frame(data, path)
     else:
         raw = csv_text_frame(data, path)
-    return roll_from_text_frame(raw, path, town_swis=town_swis)
+    return roll_from_text_frame(raw, path, town_swis=town_swis, absent=absent)
 
 
-def roll_from_text_frame(raw: pd.DataFrame, path: str | Path, *, town_swis: str) -> pd.DataFrame:
-    """Validate and convert a text frame of roll rows (see :func:`read_roll`)."""
+def roll_from_text_frame(
+    raw: pd.DataFrame, path: str | Path, *, town_swis: str, absent: list[str] | None = None
+) -> pd.DataFrame:
+    """Validate and convert a text frame of roll rows (see :func:`read_roll`).
+
+    ``absent``, when given, receives the value columns (:data:`ROLL_MONEY`)
+    the file does not have (their values read as blank).
+    """
     df = rename_columns(raw, path, aliases=ROLL_ALIASES)
     require_rows(df, path, "roll record")
     require_columns(df, path, ROLL_REQUIRED)
+    if absent is not None:
+        absent.extend(c for c in ROLL_MONEY if c not in df.columns)
     if len(town_swis) != 6 or not town_swis.isdigit():
         raise InputError(path, f"town SWIS {town_swis!r} is not 6 digits", column="swis")
 

@@ -42,7 +42,9 @@ assert len(BOE_FIELDS_45) == 45 and set(BOE_FIELDS_45) == set(BOE_FIELDS_47) - {
 _OPTIONAL = ("RAPARTMENTTYPE", "RADDRNONSTD")
 _REQUIRED_BY_NAME = ("SBOEID", "LASTNAME", "FIRSTNAME", "STATUS")
 _FIELD_NAMES = frozenset(BOE_FIELDS_47) | frozenset(BOE_FIELDS_45)
-_KEEP = tuple(c for c in VOTER_COLUMNS if c not in (SOURCE_ROW, "REGISTRANT", "VOTED_BY"))
+_KEEP = tuple(
+    c for c in VOTER_COLUMNS if c not in (SOURCE_ROW, "REGISTRANT", "VOTED_BY", "MINOR_ON_FILING")
+)
 #: A date in a voting history field or ``LASTVOTERDATE``: ``YYYYMMDD`` (the BOE
 #: file), ``YYYY-MM-DD`` or ``M/D/YYYY`` (as a spreadsheet may save it; audit
 #: A22 F1), or a year standing alone.
@@ -73,7 +75,7 @@ def _decode(data: bytes) -> tuple[bytes, str]:
     return data, "utf-8"
 
 
-def read_voters(path: str | Path) -> pd.DataFrame:
+def read_voters(path: str | Path, *, filed_on: dt.date | None = None) -> pd.DataFrame:
     """Read a voter file into the canonical voter frame.
 
     Parameters
@@ -81,6 +83,10 @@ def read_voters(path: str | Path) -> pd.DataFrame:
     path
         The BOE file: headerless with 47 (or 45) quoted fields, or a CSV with
         the BOE field names as header. Latin-1 (UTF-8 is accepted too).
+    filed_on
+        The filing date: ``MINOR_ON_FILING`` is ``"1"`` for a voter whose date
+        of birth shows them under 18 that day (a pre-registrant, whom a file
+        extracted after their birthday shows active); None: ``""`` for all.
 
     Returns
     -------
@@ -164,7 +170,31 @@ def read_voters(path: str | Path) -> pd.DataFrame:
         out[col] = _iso_dates(out, col, path)
     out["REGISTRANT"] = _registrants(out, raw["DOB"] if "DOB" in raw.columns else None)
     out["VOTED_BY"] = _voted_by(raw)
+    out["MINOR_ON_FILING"] = _minor_on(raw["DOB"] if "DOB" in raw.columns else None, filed_on)
     return out.loc[:, list(VOTER_COLUMNS)].reset_index(drop=True)
+
+
+def _minor_on(dob: pd.Series | None, day: dt.date | None) -> pd.Series:
+    """``"1"`` where the date of birth ``dob`` shows the voter under 18 on ``day``, else ``""``.
+
+    Eighteen on the birthday itself (born on ``day`` 18 years before: of
+    age); a 29 February birthday falls on 28 February in other years (a
+    day early: the count leans to the voter). A blank or unreadable date of
+    birth tells nothing (``""``): it is not refused, since it is not kept.
+    """
+    if dob is None:
+        return pd.Series("", dtype=str)
+    text = dob.astype("str").str.strip()
+    if day is None:
+        return pd.Series("", index=dob.index, dtype=str)
+    found = {u: _iso_date(u) or "" for u in pd.unique(text.to_numpy())}
+    iso = text.map(found).astype(str)
+    try:
+        cutoff = day.replace(year=day.year - 18)
+    except ValueError:  # 29 February
+        cutoff = day.replace(year=day.year - 18, day=28)
+    minor = (iso != "") & (iso > cutoff.isoformat())
+    return pd.Series(np.where(minor, "1", ""), index=dob.index, dtype=str)
 
 
 def _voted_by(raw: pd.DataFrame) -> pd.Series:

@@ -341,9 +341,13 @@ def _roll_for_town(
     choice: RollChoice | None,
     *,
     chosen_by: ChosenBy = "filed_on",
+    absent: list[str] | None = None,
 ) -> tuple[pd.DataFrame, int, Path, npt.NDArray[np.object_]]:
     """The roll records of a town, the roll year they are of, the (first) file read
     and the file of each record.
+
+    ``absent``, when given, receives the value columns a file read lacks
+    (:func:`~pipeline.io._roll.read_roll`).
 
     A roll file of one other year than ``roll_year``: when the year was derived
     from ``filed_on``, an older roll is used (its equalization rate with it)
@@ -354,13 +358,13 @@ def _roll_for_town(
     town = config.towns[index]
     if choice is not None:  # one roll per year: the year's file(s)
         files = choice.files
-        pieces = [read_roll(f, town_swis=town.swis) for f in files]
+        pieces = [read_roll(f, town_swis=town.swis, absent=absent) for f in files]
         roll = pd.concat(pieces, ignore_index=True)
         row_files = np.repeat(np.asarray(files, dtype=object), [len(p) for p in pieces])
         where: Path = files[0]
     else:
         where = town.roll if isinstance(town.roll, Path) else town.roll[0]
-        roll = read_roll(where, town_swis=town.swis)
+        roll = read_roll(where, town_swis=town.swis, absent=absent)
         row_files = np.full(len(roll), where, dtype=object)
     other = roll["municipality_code"] != town.swis
     if other.any():
@@ -708,13 +712,18 @@ def load_inputs(
     if config.overrides.apportionment:
         sources[OVERRIDES_LABEL] = str(config.overrides.apportionment)
     parcel_layers: dict[Path, gpd.GeoDataFrame] = {}
+    roll_unrecorded: set[str] = set()
     for i, t in enumerate(config.towns):
         progress(f"Reading the roll of {t.name}")
         year, chosen_by = town_roll_year(config, i, roll_year=roll_year)
         choice = resolve_roll(config, i, roll_year=roll_year)
+        absent: list[str] = []
         town_roll, year, roll_file, town_files = _roll_for_town(
-            config, i, year, notes, choice, chosen_by=chosen_by
+            config, i, year, notes, choice, chosen_by=chosen_by, absent=absent
         )
+        # a value column the roll lacks (its values blank): named as such
+        # where the value basis asks for it (pipeline.evaluate)
+        roll_unrecorded |= {f"roll.{t.swis}.{c}" for c in absent}
         rolls.append(town_roll)
         roll_files.append(town_files)
         sources[roll_label(t.swis)] = str(roll_file)
@@ -835,7 +844,7 @@ def load_inputs(
 
     progress("Reading signatures, voters and inhabitants")
     pages = signatures = None
-    unrecorded: set[str] = set()
+    unrecorded: set[str] = set(roll_unrecorded)
     if config.signers.pages and config.signers.signatures:
         absent_pages: list[str] = []
         absent_lines: list[str] = []
@@ -845,7 +854,11 @@ def load_inputs(
         unrecorded |= {f"signatures.{c}" for c in absent_lines}
         notes.extend(_unrecorded_notes(absent_pages, absent_lines, config))
         check_signatures_against_pages(signatures, pages, file=config.signers.signatures)
-    voters = read_voters(config.voters.file) if config.voters.file else None
+    voters = (
+        read_voters(config.voters.file, filed_on=config.petition.filed_on)
+        if config.voters.file
+        else None
+    )
     inhabitants = read_inhabitants(config.inhabitants.file) if config.inhabitants.file else None
     o = config.overrides
     try:

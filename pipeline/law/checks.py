@@ -485,6 +485,15 @@ def _name_order(name: str) -> tuple[tuple[str, ...], str]:
     return tokens, suffix
 
 
+#: Words that begin a surname of several words (``VAN BUREN``, ``DE LA CRUZ``),
+#: as :mod:`pipeline.people.owners` reads them, single letters left out.
+_SURNAME_PARTICLES = frozenset(
+    {
+        "MC", "MAC", "VAN", "VON", "DE", "DEL", "DELA", "DELLA", "DI", "DA", "DU", "DOS",
+        "DAS", "LA", "LE", "ST", "VANDER", "VANDEN", "DER", "DEN", "TEN", "TER",
+    }
+)  # fmt: skip
+
 #: How a written name identifies a person (:func:`_reading`).
 _Reading = tuple[str, str, str, str, str, str, str]
 
@@ -538,6 +547,14 @@ def _reading(name: str) -> _Reading:
     tokens, suffix = _name_order(name)
     if len(tokens) < 2 or _initial(tokens[-1]):
         return ("incomplete", "", "", "", "", "", "")
+    # a surname of particles (Van Buren, De La Cruz, Mc Donald) is one word,
+    # as it is written joined (VanBuren, DelaCruz, McDonald): one family name
+    # either way (a single letter, O, may be a middle initial: left alone)
+    cut = len(tokens) - 1
+    while cut > 1 and tokens[cut - 1] in _SURNAME_PARTICLES:
+        cut -= 1
+    if cut < len(tokens) - 1:
+        tokens = (*tokens[:cut], "".join(tokens[cut:]))
     middle = tokens[1] if len(tokens) > 2 else ""
     swapped = len(tokens) == 2 and not _initial(tokens[0])
     return (

@@ -179,6 +179,9 @@ def _statuses(statuses: Collection[str]) -> set[str]:
 #: The status of a voter not yet registered on the filing date (:func:`status_at_filing`).
 NOT_REGISTERED = ""
 
+#: The BOE status of a pre-registered voter (under 18): no qualified voter.
+PRE_REGISTERED = "17"
+
 
 def status_at_filing(voters: pd.DataFrame, filed_on: dt.date | None) -> pd.Series:
     """Each voter's BOE status as of the filing date, upper case.
@@ -197,7 +200,9 @@ def status_at_filing(voters: pd.DataFrame, filed_on: dt.date | None) -> pd.Serie
     pandas.Series
         On the voters' index: ``""`` (:data:`NOT_REGISTERED`) for a voter
         registered after the filing date (not a qualified voter when the
-        petition was filed, § 2-202.1.a(1)); for a voter purged (``P``) after
+        petition was filed, § 2-202.1.a(1)); ``17`` (pre-registered) for one
+        under 18 that day (``MINOR_ON_FILING``, read from the date of birth),
+        whatever a file extracted later shows; for a voter purged (``P``) after
         it, the status they then had: ``I`` when made inactive on or before
         the filing date, else ``A``; for one made inactive (``I``) after it,
         ``A``; else ``STATUS`` as written. A voter file is often extracted
@@ -221,6 +226,9 @@ def status_at_filing(voters: pd.DataFrame, filed_on: dt.date | None) -> pd.Serie
     # cast before the filing: such a voter was registered then
     voted = _col(voters, "VOTED_BY")
     registered_later = (reg > day) & ~((voted != "") & (voted <= day))
+    # under 18 that day (the date of birth read, MINOR_ON_FILING): pre-registered
+    minor = _col(voters, "MINOR_ON_FILING") == "1"
+    out = out.where(~minor, PRE_REGISTERED)
     return out.where(~registered_later, NOT_REGISTERED)
 
 
@@ -520,12 +528,19 @@ def _surname_and_suffix(voters: pd.DataFrame) -> tuple[list[str], list[str]]:
 
 
 def _match_fuzzy(
-    names: pd.Series, addresses: pd.Series, voters: pd.DataFrame, voter_addr: pd.Series
+    names: pd.Series,
+    addresses: pd.Series,
+    voters: pd.DataFrame,
+    voter_addr: pd.Series,
+    current: pd.Series | None = None,
 ) -> tuple[pd.Series, pd.Series, pd.Series, pd.Series, pd.Series]:
     """Match each line to voters with :func:`pipeline.people.matching.match_people`.
 
     Returns, on the lines' index: voter_row (or NaN), score, note, the
     candidate SBOEIDs of a line to review, and the evidence of each candidate.
+    ``current`` (:func:`current_registrations`, on the voters' index) decides
+    between two registrations of one person at the address written: the
+    current one on the filing date, else the latest.
     """
     from pipeline.people.matching import Reference, match_written_name
 
@@ -544,6 +559,11 @@ def _match_fuzzy(
     rows = list(voters.index)
     person = registrants(voters).tolist()
     regdate = _col(voters, "REGDATE").tolist()
+    now = (
+        [True] * len(rows)
+        if current is None
+        else current.reindex(voters.index).fillna(False).astype(bool).tolist()
+    )
     n = len(names)
     voter_row_v: list[object] = [np.nan] * n
     score_v = [0.0] * n
@@ -561,10 +581,11 @@ def _match_fuzzy(
             res = dataclasses.replace(res, tier="review", score=100.0)
         if res.tier == "review" and res.note.startswith(_SEVERAL):
             # two registrations of one person at the address written (a duplicate
-            # record of the board): that person, at the latest of them
+            # record of the board): that person, at the one current on the
+            # filing date (not one made after it, or purged), else the latest
             same = [c.ref for c in res.candidates if c.auto and c.address == "same"]
             if same and len({person[r] for r in same}) == 1:
-                pick = max(same, key=lambda r: (regdate[r], -r))
+                pick = max(same, key=lambda r: (now[r], regdate[r], -r))
                 res = dataclasses.replace(res, tier="accept", identity=pick, note="")
         note_v[pos] = res.note
         if res.tier == "accept":
@@ -707,7 +728,8 @@ def resident_test(
     # inside) is not one more who might be
     person = registrants(voters)
     counted &= ~person.isin(set(registrants(quals)))
-    unplaced_counted = int((unplaced & counted).sum())
+    # persons, as the qualified voters are: one registered twice counts once
+    unplaced_counted = int(person[unplaced & counted].nunique())
     # the file read back to the filing date (a file extracted later): how many
     # voters it holds registered, or purged, after that day
     written = _col(voters, "STATUS").str.upper()
@@ -718,7 +740,7 @@ def resident_test(
     res = _resident_page_lines(signatures, pages)
     if len(res):
         if matches is None:
-            matches = _match_lines(res, voters, placement)
+            matches = _match_lines(res, voters, placement, current=current)
         late = unauthenticated_lines(res, pages, filed_on=filed_on)
         lines = _examine_lines(
             res,
@@ -844,6 +866,7 @@ def match_resident_lines(
     placement: pd.DataFrame,
     *,
     towns: VoterTowns | None = None,
+    current: pd.Series | None = None,
 ) -> pd.DataFrame:
     """Match the resident-page lines to the voter file (the territory-free part).
 
@@ -861,6 +884,10 @@ def match_resident_lines(
         address written too, goes to review: the house written may be the one
         of that name in the other town. (Where only the voter's town has the
         address, the town written is taken for a postal city.)
+    current
+        Optional :func:`current_registrations` of the voters (policy statuses,
+        filing date): of two registrations of one person at the address
+        written, the line is the current one's (else the latest's).
 
     Returns
     -------
@@ -873,7 +900,7 @@ def match_resident_lines(
     res = _resident_page_lines(signatures, pages)
     if not len(res):
         return pd.DataFrame({c: pd.Series(dtype=object) for c in RESIDENT_MATCH_COLUMNS})
-    return _match_lines(res, voters, placement, towns=towns)
+    return _match_lines(res, voters, placement, towns=towns, current=current)
 
 
 def _match_lines(
@@ -882,6 +909,7 @@ def _match_lines(
     placement: pd.DataFrame,
     *,
     towns: VoterTowns | None = None,
+    current: pd.Series | None = None,
 ) -> pd.DataFrame:
     """:func:`match_resident_lines` of the resident-page lines ``res``."""
     name_raw = _col(res, "name")
@@ -893,7 +921,7 @@ def _match_lines(
     else:
         voter_addr = normalize_addresses(voter_addresses(voters))
     voter_row, score, note, ambiguous, candidates = _match_fuzzy(
-        name_raw, address_norm, voters, voter_addr
+        name_raw, address_norm, voters, voter_addr, current
     )
     _units_decide(addr_raw, voters, voter_row, note, ambiguous, candidates)
     if towns is not None and towns.names and "town" in res.columns:
