@@ -740,7 +740,17 @@ class Reference:
             )
             same = _codes([lab_c[nr], nf_c, nlc_c, s_c[named], initial[nr]])
             rank = pd.Series(same).groupby(same).cumcount().to_numpy(dtype=np.int64)
-            ref._link(link_rows, [*link_keys, initial[link_rows], np.repeat(rank, n_addr)])
+            # middle names written in full that differ (ALLEN and ALBERT: two
+            # people, as compare_names reads them) split a group their one
+            # initial would join; in such a group an initial alone (A) is
+            # neither of them. Groups without such a conflict link as before.
+            group = _codes([*link_keys, initial[link_rows]])
+            word = mw_u[mw_c[link_rows]].astype(str) if len(link_rows) else np.zeros(0, str)
+            full = np.char.str_len(word) > 1 if len(word) else np.zeros(0, dtype=bool)
+            words = pd.DataFrame({"g": group[full], "w": word[full]}).drop_duplicates()
+            torn = np.isin(group, words["g"][words["g"].duplicated()].to_numpy())
+            split = pd.factorize(np.where(torn, word, ""))[0]
+            ref._link(link_rows, [*link_keys, initial[link_rows], split, np.repeat(rank, n_addr)])
         return ref
 
     def _link(self, rows: np.ndarray, keys: list[np.ndarray]) -> None:
@@ -2063,13 +2073,29 @@ def _decided_rows(
     rows = index.rows_on_parcel.get(parcel, [])
     if entity:
         norm = normalize_name(fold_accents(entity))
+        # the nearest entity name: a subset of the words written scores 100 by
+        # token_set_ratio (MAPLE LLC and MAPLE HOLDINGS LLC for "Maple
+        # Holdings Co LLC"), so the words in common, then the whole name in
+        # order, decide; of names equally near, one no other line is credited with
         scored = [
-            (fuzz.token_set_ratio(norm, normalize_name(fold_accents(n))), (parcel, i))
+            (
+                (
+                    fuzz.token_set_ratio(norm, other),
+                    fuzz.token_sort_ratio(norm, other),
+                    fuzz.ratio(norm, other),
+                ),
+                (parcel, i),
+            )
             for i, k, n in rows
             if k == "entity"
+            for other in (normalize_name(fold_accents(n)),)
         ]
-        fits = [r for s, r in scored if s >= _ENTITY_CLOSE]
-        return fits[:1] if fits else []
+        fits = [(sc, r) for sc, r in scored if sc[0] >= _ENTITY_CLOSE]
+        if not fits:
+            return []
+        nearest = max(sc for sc, _ in fits)
+        ties = sorted(r for sc, r in fits if sc == nearest)
+        return [next((r for r in ties if r not in taken), ties[0])]
     best: list[tuple[float, tuple[str, int]]] = []
     ref = index.persons
     wives: list[tuple[str, int]] = []
@@ -2377,6 +2403,13 @@ def owner_matcher(
 
     # match decisions, re-applied on every run
     if decisions is not None and len(decisions):
+        roll_keys: set[str] = set()
+
+        def on_roll() -> set[str]:
+            if not roll_keys:
+                roll_keys.update(roll[PARCEL_KEY].astype("str"))
+            return roll_keys
+
         where = {(p, q): i for i, (p, q) in enumerate(zip(pg, ln, strict=True))}
         dec_keys = _text_col(decisions, PARCEL_KEY)
         accepted: dict[int, list[str]] = {}
@@ -2398,7 +2431,9 @@ def owner_matcher(
                 status[i], keys_out[i], score[i], person[i] = "not_owner", (), 0.0, ""
                 note[i], cands[i] = "rejected by match decision", ()
                 whole.add(i)
-            elif kind == "accept" and key and key in index.rows_on_parcel:
+            elif kind == "accept" and key and (key in index.rows_on_parcel or key in on_roll()):
+                # a parcel of the roll without an owner row (care-of names
+                # only) cannot be credited: told below, not dropped unseen
                 accepted.setdefault(i, []).append(key)
         # a reject naming a parcel rejects that candidate only: the line keeps
         # its other parcels (and any it is accepted for)
@@ -2474,15 +2509,31 @@ def owner_matcher(
                 note[i], cands[i] = "accepted by match decision", ()
             if unfit:
                 # the decision names a parcel none of whose owners resembles
-                # this line's name: made for another line (renumbered since?)
+                # this line's name: made for another line (renumbered since?);
+                # or one the roll names no owner of (care-of names only)
                 if not rows_t:
                     status[i], keys_out[i], score[i], person[i] = "needs_review", (), 0.0, ""
                 shown = _parcel_labels(roll, set(unfit))
+                ownerless = [k for k in unfit if k not in index.rows_on_parcel]
+                unlike = [k for k in unfit if k in index.rows_on_parcel]
+                why: list[str] = []
+                if unlike:
+                    why.append(
+                        "no owner of "
+                        + ", ".join(shown.get(k, k) for k in unlike)
+                        + f" resembles {(sfor[i].strip() or names[i].strip())!r}; was it made "
+                        "for another line?"
+                    )
+                if ownerless:
+                    why.append(
+                        "the roll names no owner of "
+                        + ", ".join(shown.get(k, k) for k in ownerless)
+                        + " (a care-of name only): give its owners in an ownership override"
+                    )
                 note[i] = (
-                    "match decision not applied: no owner of "
-                    + ", ".join(shown.get(k, k) for k in unfit)
-                    + f" resembles {(sfor[i].strip() or names[i].strip())!r}; was it made for "
-                    "another line?" + (f" ({note[i]})" if rows_t else "")
+                    "match decision not applied: "
+                    + "; ".join(why)
+                    + (f" ({note[i]})" if rows_t else "")
                 )
 
     # a parcel whose roll owners end in ETAL (ET UX, ET VIR) has more owners

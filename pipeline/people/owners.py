@@ -457,8 +457,10 @@ def _parse_segment(text: str, *, last_first: bool) -> list[ParsedOwner]:
             parts[-1][0].append(t)
             parts[-1][1].append(k)
     parsed: list[tuple[_Person | None, str, list[str]]] = []  # (person, marker, tokens)
+    written: list[str] = []  # each part as written, its marker kept
     for part, part_keys in parts:
         if part:
+            written.append(" ".join(part))
             part, marker = _strip_end(part, part_keys)
             parsed.append((None, marker, part))
     if not parsed:
@@ -483,13 +485,19 @@ def _parse_segment(text: str, *, last_first: bool) -> list[ParsedOwner]:
             person = _person(toks, last_first=last_first)
         people.append((person, marker, toks))
     markers = {m for _, m, _ in people}
-    named = [p for p, _, _ in people if p is not None]
+    out: list[ParsedOwner] = []
     if "trustee" in markers or "executor" in markers:
         role = "trustee" if "trustee" in markers else "executor"
-        lead = named[0]
-        return [
+        # the marker holds for the names up to the last that bears it ("DOE
+        # JOHN & MARY TTEES": both trustees); a name after it is an owner in
+        # its own right ("DOE JOHN TTEE & ROE MARY": the trust, and Mary Roe)
+        last = max(i for i, (_, m, _) in enumerate(people) if m in ("trustee", "executor"))
+        held, people = people[: last + 1], people[last + 1 :]
+        named = [p for p, _, _ in held if p is not None]
+        lead = named[0] if named else donor
+        out.append(
             ParsedOwner(
-                text,
+                text if not people else " & ".join(written[: last + 1]),
                 "entity",
                 "trust" if role == "trustee" else "estate",
                 lead.first,
@@ -500,8 +508,7 @@ def _parse_segment(text: str, *, last_first: bool) -> list[ParsedOwner]:
                 agent="; ".join(p.display for p in named),
                 etal=etal,
             )
-        ]
-    out: list[ParsedOwner] = []
+        )
     for person, marker, toks in people:
         if person is None:
             out.append(ParsedOwner(" ".join(toks), "entity", "other", etal=etal))
@@ -768,6 +775,16 @@ def _name_kind_norm(
     return _take(name_u, codes, index), _take(kind_u, codes, index), _take(norm_u, codes, index)
 
 
+#: A name ending in a trustee's or executor's marker (``JOHN DOE TTEE``,
+#: ``MARY ROE EXEC``): the trust or estate they hold it for, an entity, as
+#: ``TRUSTEE`` (an entity word) is; the free-text reading knows the same marks
+#: (``_TRUSTEE_END``, ``_EXECUTOR_END``). (Valid for Python ``re`` and RE2.)
+_FIDUCIARY_END = (
+    r"(?:^|[^A-Z0-9])(?:TTEES?|TRS?|TSTEE|CO-?TRUSTEES?|EXECS?|EXECUTORS?|EXECUTRIX|EXR|EXRX"
+    r"|ADMR|ADMX|ADMIN|ADMINISTRATOR|ADMINISTRATRIX)\.?$"
+)
+
+
 def _kind(
     first: pd.Series,
     full: pd.Series,
@@ -783,11 +800,17 @@ def _kind(
     person's surname (``JOHN POWER``); then only the other fields (``rest``:
     first, middle, suffix) are looked at.
     """
-    is_entity = full.str.contains(ENTITY_REGEX, regex=True).astype(bool) | (first == "")
+    is_entity = (
+        full.str.contains(ENTITY_REGEX, regex=True).astype(bool)
+        | full.str.contains(_FIDUCIARY_END, regex=True).astype(bool)
+        | (first == "")
+    )
     if last is not None and rest is not None:
         surname = (last.isin(_SURNAME_WORDS) & (first != "")).to_numpy(dtype=bool)
         if surname.any():
-            own = rest[surname].str.contains(ENTITY_REGEX, regex=True).astype(bool)
+            own = rest[surname].str.contains(ENTITY_REGEX, regex=True).astype(bool) | rest[
+                surname
+            ].str.contains(_FIDUCIARY_END, regex=True).astype(bool)
             is_entity = is_entity.copy()
             is_entity[surname] = own.to_numpy(dtype=bool)
     return pd.Series(
@@ -869,10 +892,10 @@ def _roll_owners(roll: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
     if lone.any():
         long.loc[lone, "first"] = trailing.loc[lone, 0].astype("str").to_numpy()
         long.loc[lone, "middle"] = trailing.loc[lone, 1].astype("str").to_numpy()
-    # "JONES ETAL" (or "ROBERT ETAL" in the first-name field): the marker is no
-    # part of the name
+    # "JONES ETAL" (or "ROBERT ETAL" in the first-name field, or ETAL in the
+    # middle-initial field of a used slot): the marker is no part of the name
     etal = np.zeros(len(long), dtype=bool)
-    for col in ("first", "last", "suffix"):
+    for col in ("first", "middle", "last", "suffix"):
         hit = _contains_distinct(long[col], _ETAL_RE2)
         if hit.any():
             etal |= hit
