@@ -42,6 +42,7 @@ from pipeline.errors import (
 from pipeline.frames import PARCEL_KEY, SIGNATURE_COLUMNS
 from pipeline.geometry.apportion import polygonal
 from pipeline.geometry.area import geodesic_area_sq_mi
+from pipeline.geometry.territory import NOISE_AREA_SQ_FT, NOISE_WIDTH_FT, real_overlap
 from pipeline.keys import print_key_order
 from pipeline.law.checks import (
     affidavit_check,
@@ -791,46 +792,6 @@ def relocate(placement: pd.DataFrame, inside_fraction: pd.Series, threshold: flo
 # --------------------------------------------------------------------------- shared pieces
 
 
-#: An overlap with a village is digitising noise where it is narrower than this
-#: everywhere (a strip along the boundary, see :func:`real_overlap`), or a piece
-#: smaller than ``_NOISE_AREA_SQ_FT``: two boundaries drawn apart rarely agree
-#: closer, while any real part of a village is wider.
-_NOISE_WIDTH_FT = 10.0
-_NOISE_AREA_SQ_FT = 1_000.0
-
-
-def real_overlap(overlap: BaseGeometry, working_crs: str) -> BaseGeometry:
-    """The pieces of an overlap that are not digitising noise (maybe empty).
-
-    Notes
-    -----
-    A piece is noise when it is narrower than :math:`w` = 10 ft everywhere
-    (nothing is left of it when its boundary is moved :math:`w / 2` inwards:
-    every point of it lies within 5 ft of its edge) or when its area is under
-    1,000 sq ft. A piece at least 10 ft wide somewhere is a real part of the
-    village.
-
-    The width is found by erosion, not by the mean width :math:`2A / P`: where
-    the territory shares a stretch of line with the village, the overlap comes
-    back with hair-thin spikes along that line, whose length swells :math:`P`
-    and would pass a 90 x 100 ft block off as a 3 ft strip.
-    """
-    if overlap.is_empty:
-        return overlap
-    from pyproj import CRS
-
-    axis = CRS.from_user_input(working_crs).axis_info
-    ft = (axis[0].unit_conversion_factor if axis else 1.0) / 0.3048  # feet per unit
-    pieces = shapely.get_parts(overlap)
-    area = shapely.area(pieces) * ft * ft
-    # eroded by a hair less than half the width: a strip exactly 10 ft wide keeps
-    # a core, one narrower than 10 ft keeps none
-    core = shapely.buffer(pieces, -(_NOISE_WIDTH_FT / 2.0) * (1.0 - 1e-9) / ft)
-    wide = ~shapely.is_empty(core) & (shapely.area(core) > 0.0)
-    keep = wide & (area >= _NOISE_AREA_SQ_FT)
-    return shapely.union_all(pieces[keep]) if keep.any() else shapely.Polygon()
-
-
 def _line_defects(
     signatures: pd.DataFrame, pages: pd.DataFrame, *, filed_on: dt.date | None
 ) -> np.ndarray:
@@ -1049,8 +1010,8 @@ def finish_summary(
             warnings.append(
                 f"the territory overlaps a village polygon by "
                 f"{geodesic_area_sq_mi(overlap, inputs.working_crs):.6f} square miles in "
-                f"strips narrower than {_NOISE_WIDTH_FT:g} ft (or pieces under "
-                f"{_NOISE_AREA_SQ_FT:,.0f} sq ft): taken as digitising noise along the boundary"
+                f"strips narrower than {NOISE_WIDTH_FT:g} ft (or pieces under "
+                f"{NOISE_AREA_SQ_FT:,.0f} sq ft): taken as digitising noise along the boundary"
             )
         else:
             village_overlap = geodesic_area_sq_mi(real, inputs.working_crs)

@@ -73,7 +73,6 @@ from pipeline.evaluate import (
     owner_part,
     polygons_without_roll_warning,
     prepare,
-    real_overlap,
     relocate,
     resident_absent,
     stale_overrides,
@@ -82,7 +81,7 @@ from pipeline.frames import PARCEL_KEY, SOURCE_ROW
 from pipeline.geometry import apportion_table
 from pipeline.geometry.apportion import polygonal
 from pipeline.geometry.area import geodesic_area_sq_mi
-from pipeline.geometry.territory import check_unlisted_towns, shares_area
+from pipeline.geometry.territory import check_unlisted_towns, real_overlap, shares_area
 from pipeline.keys import is_village_swis
 from pipeline.law.checks import (
     designees_check,
@@ -1447,12 +1446,21 @@ def margins(scenario: Scenario) -> pd.DataFrame:
     limit = ar.get("limit")
     if limit is not None:
         gap_sq = float(limit) - float(ar["square_miles"])
-        words = (
-            f"passes with {gap_sq:.3f} square miles to spare"
-            if ar["passes"]
-            else f"it would take cutting {-gap_sq:.3f} square miles, or a coterminous "
-            "district or town claim"
-        )
+        # the margin's own digits: 5.00002 is 0.00002 over, not "0.000"
+        shown = percent_text(abs(gap_sq), digits=3)
+        if gap_sq >= 0:
+            words = f"passes with {shown} square miles to spare"
+        elif ar["passes"]:
+            # over the limit, passing on a supported coterminous claim
+            words = (
+                f"passes on the coterminous claim, {shown} square miles over the limit "
+                "(which binds only without the claim)"
+            )
+        else:
+            words = (
+                f"it would take cutting {shown} square miles, or a coterminous "
+                "district or town claim"
+            )
         rows.append(
             {
                 "test": "area",

@@ -32,8 +32,9 @@ from pipeline.errors import (
     town_boundary_label,
 )
 from pipeline.frames import PARCEL_KEY, SOURCE_ROW
+from pipeline.geometry.apportion import polygonal
 from pipeline.geometry.area import geodesic_area_sq_mi
-from pipeline.geometry.territory import town_parts
+from pipeline.geometry.territory import NOISE_WIDTH_FT, real_overlap, town_parts
 from pipeline.law.filing import tied_greatest
 from pipeline.model import PetitionInputs
 
@@ -99,7 +100,10 @@ def part_areas(
     inputs = prepared.inputs
     given = {t.swis: t.boundary for t in inputs.towns if t.boundary is not None}
     if len(given) == len(inputs.towns):
-        split = town_parts(territory, given)
+        whole_split = town_parts(territory, given)
+        split = _without_overlap_noise(
+            whole_split, prepared.policy.sliver_tolerance, inputs.working_crs, warnings
+        )
         missed = [t.swis for t in inputs.towns if t.swis not in split.parts]
         if missed:
             _check_town_polygons(missed, geometric_rows(), split.parts)
@@ -107,7 +111,7 @@ def part_areas(
             split.parts, territory.area, prepared.policy.sliver_tolerance, geometric_rows
         )
         _check_town_cover(
-            split, territory, prepared.policy.sliver_tolerance, inputs.working_crs, warnings
+            whole_split, territory, prepared.policy.sliver_tolerance, inputs.working_crs, warnings
         )
         if prepared.cross_town_keys:  # else no parcel can lie in another town's part
             warnings += _parcels_in_another_part(
@@ -194,12 +198,13 @@ def _mixed_part_areas(
     working_crs = inputs.working_crs
     names = {t.swis: t.name for t in inputs.towns}
     rest = [t.swis for t in inputs.towns if t.swis not in given]
-    split = town_parts(territory, given)
+    whole_split = town_parts(territory, given)
+    split = _without_overlap_noise(whole_split, tolerance, working_crs, warnings)
     missed = [s for s in given if s not in split.parts]
     if missed:
         _check_town_polygons(missed, geometric_rows(), split.parts, need_parts=False)
     warnings += _tiny_parts(split.parts, territory.area, tolerance, geometric_rows)
-    _check_town_cover(split, territory, tolerance, working_crs, warnings, rest=rest)
+    _check_town_cover(whole_split, territory, tolerance, working_crs, warnings, rest=rest)
     out = {swis: geodesic_area_sq_mi(part, working_crs) for swis, part in split.parts.items()}
     if prepared.cross_town_keys:
         warnings += _parcels_in_another_part(prepared, split.parts, geometric_rows(), tolerance)
@@ -223,7 +228,8 @@ def _mixed_part_areas(
                 "parcel layer and the town polygons disagree, check them (the town parts "
                 "decide where the petition is filed, § 2-202.1.f)"
             )
-    if split.uncovered_area <= tolerance * whole and not land:
+    detached = _detached_land(split, working_crs)
+    if split.uncovered_area <= tolerance * whole and not land and detached.is_empty:
         if split.uncovered_area > 1e-6 * whole:
             warnings.append(
                 f"{split.uncovered_area / whole:.4%} of the territory lies in none of the town "
@@ -351,6 +357,67 @@ def tie_warning(areas: Mapping[str, float], warnings: list[str]) -> None:
         )
 
 
+def _without_overlap_noise(
+    split: Any, tolerance: float, working_crs: str, warnings: list[str]
+) -> Any:
+    """``split`` without the parts that are only noise where town polygons overlap.
+
+    A town whose polygon meets the territory only where it overlaps another
+    town's, in pieces that are digitising noise
+    (:func:`~pipeline.geometry.territory.real_overlap`) and within the sliver
+    tolerance (a share of the territory), holds no portion of it: it gets no
+    part (nor a copy of the petition, § 2-202.1.f). Such a sliver counted as a
+    part of no value would fail the owner test (audit A33 F2).
+    """
+    if len(split.parts) < 2:
+        return split
+    whole = sum(float(p.area) for p in split.parts.values()) - float(split.overlap_area)
+    whole = max(whole + float(split.uncovered_area), 1e-300)
+    noise: list[str] = []
+    for swis, part in split.parts.items():
+        if float(part.area) > tolerance * whole:
+            continue
+        others = [p for k, p in split.parts.items() if k != swis and k not in noise]
+        own = polygonal(shapely.difference(part, shapely.union_all(others)))
+        if real_overlap(own, working_crs).is_empty:
+            noise.append(swis)
+    if not noise:
+        return split
+    warnings.append(
+        "the polygon of "
+        + ", ".join(f"town {s}" for s in noise)
+        + " meets the territory only where it overlaps another town's polygon, in strips "
+        f"narrower than {NOISE_WIDTH_FT:g} ft (digitising noise along the town line): no "
+        "town part of it"
+    )
+    return split._replace(parts={k: p for k, p in split.parts.items() if k not in noise})
+
+
+def _detached_land(split: Any, working_crs: str) -> BaseGeometry:
+    """The pieces of the territory in no town polygon that lie apart from every part.
+
+    Digitising noise lies along a town line, beside the parts; a piece of land
+    more than :data:`~pipeline.geometry.territory.NOISE_WIDTH_FT` from every
+    town's part, and no noise by its own width and area
+    (:func:`~pipeline.geometry.territory.real_overlap`), is a portion of the
+    territory in another town (audit A33 F3), whatever its share.
+    """
+    if split.uncovered.is_empty:
+        return split.uncovered
+    from pyproj import CRS
+
+    axis = CRS.from_user_input(working_crs).axis_info
+    ft = (axis[0].unit_conversion_factor if axis else 1.0) / 0.3048  # feet per unit
+    pieces = shapely.get_parts(real_overlap(split.uncovered, working_crs))
+    if not len(pieces):
+        return shapely.Polygon()
+    parts = shapely.union_all(list(split.parts.values())) if split.parts else None
+    if parts is None or parts.is_empty:
+        return shapely.union_all(pieces)
+    apart = shapely.distance(pieces, parts) * ft > NOISE_WIDTH_FT
+    return shapely.union_all(pieces[apart]) if apart.any() else shapely.Polygon()
+
+
 def _check_town_cover(
     split: Any,
     territory: BaseGeometry,
@@ -380,6 +447,16 @@ def _check_town_cover(
             "reaches, each with its boundary, or check the boundary files and their CRS",
         )
     elif not rest and split.uncovered_area > 1e-6 * whole:
+        detached = _detached_land(split, working_crs)
+        if not detached.is_empty:
+            sq_mi = geodesic_area_sq_mi(detached, working_crs)
+            raise InputError(
+                TERRITORY_LABEL,
+                f"{float(detached.area) / whole:.4%} of the territory ({sq_mi:.6f} square "
+                f"miles) lies in none of the town polygons ({names}), apart from them: a "
+                "piece of land, not noise along a town line; list every town the "
+                "territory reaches, each with its boundary, or check the boundary files",
+            )
         warnings.append(
             f"{split.uncovered_area / whole:.4%} of the territory lies in none of the town "
             "polygons (under the sliver tolerance: digitising noise along the town lines)"

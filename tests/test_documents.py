@@ -706,3 +706,12 @@ def test_pdf_bytes_do_not_depend_on_source_date_epoch(
     import os
 
     assert os.environ["SOURCE_DATE_EPOCH"] == "1700000000"
+
+
+def test_the_review_report_prints_a_failing_area_with_the_digits_that_tell() -> None:
+    # audit A33 F4: 5.00002 square miles fails the limit of 5; it printed "5.0000"
+    from pipeline.documents.report import _tests
+
+    rows = _tests({"area": {"square_miles": 5.00002, "limit": 5.0, "passes": False}})
+    area = next(r for r in rows if r[0] == "Area")
+    assert area[2].startswith("5.00002 square miles; limit 5.0")

@@ -294,6 +294,37 @@ def test_boundary_repair_and_lines(tmp_path: Path) -> None:
     assert exc.value.feature == 2 and "district" in exc.value.message
 
 
+def test_a_boundary_hole_outside_its_shell_is_refused(tmp_path: Path) -> None:
+    # audit A33 F1: a 1500 x 500 shell with a 400 x 400 "hole" ring at x
+    # 1600..2000, outside it. The repair made the ring land of the territory
+    # (750,000 + 160,000 sq ft), the opposite of a hole: refused, feature 1
+    shell = [(0, 0), (1500, 0), (1500, 500), (0, 500)]
+    ring = [(1600, 600), (2000, 600), (2000, 1000), (1600, 1000)]
+    p = layer(tmp_path, {"NAME": ["a"]}, [Polygon(shell, [ring])], name="t.geojson")
+    with pytest.raises(InputError) as exc:
+        read_boundary(p, crs=None, working_crs=UTM, what="territory")
+    assert exc.value.feature == 1 and "hole ring lies outside" in exc.value.problem
+    # a parcel drawn so is still repaired (the county's layer, told in a note)
+    q = layer(
+        tmp_path,
+        {"SWIS": ["104489"], "PRINT_KEY": ["1.-1-1"]},
+        [Polygon(shell, [ring])],
+        name="parcels.geojson",
+    )
+    assert len(read_parcels(q, crs=None, working_crs=UTM)[0]) == 1
+
+
+def test_a_boundary_repair_that_changes_the_area_says_so(tmp_path: Path) -> None:
+    # a bow-tie's rings cancel as written (area 0); repaired it is two
+    # triangles of 25 each (10 x 5 / 2): the note gives both areas
+    p = layer(tmp_path, {"NAME": ["a"]}, [BOWTIE], name="t.geojson")
+    _, notes = read_boundary(p, crs=None, working_crs=UTM, what="territory")
+    assert notes == [
+        "t.geojson feature 1: self-intersection repaired (area 0 before, 50 after, in the "
+        "layer's units: check the boundary)"
+    ]
+
+
 def test_a_hole_touching_its_shell_stays_a_hole(tmp_path: Path) -> None:
     # a 500 x 400 territory with a 100 x 100 hole at x 400..500, y 100..200: the
     # hole touches the shell's east edge at (500, 100)-(500, 200), which makes the

@@ -43,6 +43,7 @@ from pathlib import Path
 import geopandas as gpd
 import pandas as pd
 import pytest
+import shapely
 from shapely.geometry import box
 
 X0, Y0 = 700_000.0, 1_300_000.0
@@ -302,6 +303,27 @@ def test_a_rate_of_one_percent_or_less_is_used_and_told(tmp_path: Path) -> None:
     ]
 
 
+def test_town_polygons_overlapping_by_a_strip_make_no_town_part_of_it(tmp_path: Path) -> None:
+    # audit A33 F2: the territory is x 0..1000 (A1 and A2, all in Harlow);
+    # Brinton's polygon starts at x 998 instead of 1000: a 2 x 500 ft overlap,
+    # 0.2 % of the territory. It was a part of Brinton holding $0, which failed
+    # the owner test and asked for a copy and $6,000 more. Now: Harlow's part
+    # alone; 125,000 of 150,000 = 83.33 %, passes; the original with Harlow,
+    # $6,000.
+    root = tmp_path / "p"
+    config = make_petition(root)
+    _redraw(root, "territory.geojson", _b(0, 0, 1000, 500))
+    _redraw(root, "town-b.geojson", _b(998, 0, 2000, 1000))
+    summary = json.loads((run_ok(config, tmp_path / "results") / "summary.json").read_text())
+    owner = summary["owner_test"]
+    assert [p["swis"] for p in owner["parts"]] == ["104400"]
+    assert owner["passes"] is True
+    assert owner["percent"] == pytest.approx(100 * 125_000 / 150_000)
+    assert summary["filing"]["copies_with"] == []
+    assert summary["filing"]["deposit_total"] == 6000
+    assert any("no town part of it" in w for w in summary["warnings"])
+
+
 def test_owner_test_part_b_fails(handworked) -> None:
     summary, _, _ = handworked
     owner = summary["owner_test"]
@@ -536,6 +558,35 @@ def test_rerun_gives_identical_bytes(handworked, tmp_path: Path) -> None:
                 "swis_code,rate_year,equalization_rate\n104489,2022,100\n104689,2022,50\n"
             ),
             ["rates.csv", "no equalization rate for town 104400", "the file has rows for 104489"],
+        ),
+        # a piece of the territory (100 x 29 ft, 0.385 % of it) 1,000 ft beyond
+        # both town polygons: land in a town not listed, not noise along a town
+        # line (audit A33 F3: it was taken for noise, under the sliver tolerance)
+        (
+            lambda r: gpd.GeoDataFrame(
+                geometry=[_b(0, 0, 1500, 500).union(_b(3000, 2000, 3100, 2029))], crs=CRS
+            ).to_file(r / "territory.geojson", driver="GeoJSON"),
+            ["territory.geojson", "lies in none of the town polygons", "apart from them"],
+        ),
+        # a hole ring outside its shell (audit A33 F1): refused, not made land
+        (
+            lambda r: gpd.GeoDataFrame(
+                geometry=[
+                    shapely.Polygon(
+                        [(X0, Y0), (X0 + 1500, Y0), (X0 + 1500, Y0 + 500), (X0, Y0 + 500)],
+                        [
+                            [
+                                (X0 + 1600, Y0 + 600),
+                                (X0 + 2000, Y0 + 600),
+                                (X0 + 2000, Y0 + 1000),
+                                (X0 + 1600, Y0 + 1000),
+                            ]
+                        ],
+                    )
+                ],
+                crs=CRS,
+            ).to_file(r / "territory.geojson", driver="GeoJSON"),
+            ["territory.geojson", "feature 1", "hole ring lies outside"],
         ),
     ],
 )
@@ -1129,7 +1180,7 @@ def test_a_village_overlap_with_spikes_along_a_shared_line_is_real() -> None:
     # of the village, kept whole. A 6 x 600 ft strip leaves no core: noise
     from shapely.geometry import Polygon
 
-    from pipeline.evaluate import real_overlap
+    from pipeline.geometry.territory import real_overlap
 
     spiked = Polygon(
         [(1500, 300), (1500, 200), (1500, -4000), (1500.002, 200), (1590, 200), (1590, 300)]
@@ -1156,7 +1207,7 @@ def test_real_athens_town_outside_the_village_with_a_block_pushed_in(real_data: 
     # 8 ft wide and 600 ft long is noise (narrower than 10 ft everywhere)
     from shapely.geometry import box as rect
 
-    from pipeline.evaluate import real_overlap
+    from pipeline.geometry.territory import real_overlap
 
     town = gpd.read_file(real_data / "athens/athens-town.shp").geometry.iloc[0]
     village = gpd.read_file(real_data / "athens/athens-village.shp").geometry.iloc[0]

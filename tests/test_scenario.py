@@ -246,6 +246,32 @@ def test_margins_without_qualified_voters() -> None:
     assert "no qualified voter is placed in the territory" in row["what_it_would_take"]
 
 
+@pytest.mark.parametrize(
+    ("square_miles", "passes", "words"),
+    [
+        # 5.00002 fails by 0.00002 (it printed "cutting 0.000 square miles")
+        (5.00002, False, "it would take cutting 0.00002 square miles"),
+        # 5.5 passing on a supported coterminous claim (it printed "-0.500 to spare")
+        (5.5, True, "passes on the coterminous claim, 0.500 square miles over the limit"),
+        (4.25, True, "passes with 0.750 square miles to spare"),
+    ],
+)
+def test_the_area_margin_in_its_own_digits(square_miles: float, passes: bool, words: str) -> None:
+    # audit A33 F5
+    class Stub:
+        def results(self) -> dict[str, Any]:
+            return {
+                "owner_test": {"applies": False},
+                "resident_test": {"applies": False},
+                "population": {},
+                "area": {"square_miles": square_miles, "limit": 5.0, "passes": passes},
+            }
+
+    row = margins(Stub()).set_index("test").loc["area"]  # type: ignore[arg-type]
+    assert row["what_it_would_take"].startswith(words)
+    assert row["margin"] == pytest.approx(5.0 - square_miles)
+
+
 # --------------------------------------------------------------------------- the sample
 
 

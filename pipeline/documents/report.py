@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from pipeline.documents._common import dollars, percent, rate, write_bytes
+from pipeline.tools.numbers import percent_text
 
 __all__ = ["render_report", "write_report"]
 
@@ -113,7 +114,8 @@ def _tests(s: Mapping[str, Any]) -> list[list[str]]:
         [
             "Area",
             "2-200",
-            f"{a.get('square_miles', 0):.4f} square miles; limit {a.get('limit', 5.0)}"
+            f"{percent_text(float(a.get('square_miles') or 0.0))} square miles; "
+            f"limit {a.get('limit', 5.0)}"
             + (f"; coterminous exception claimed: {exc}" if exc else ""),
             _verdict(a.get("passes")),
         ]
@@ -198,8 +200,8 @@ def render_report(
     rolls = {str(r.get("swis")): r for r in s.get("rolls") or []}
     parts.append("<h2>Territory and town parts</h2>")
     parts.append(
-        f"<p>Area {t.get('square_miles', 0):.4f} square miles (measured on the "
-        f"ellipsoid); working grid {_e(t.get('working_crs', ''))}.</p>"
+        f"<p>Area {percent_text(float(t.get('square_miles') or 0.0))} square miles "
+        f"(measured on the ellipsoid); working grid {_e(t.get('working_crs', ''))}.</p>"
     )
     rows = []
     for tw in t.get("towns") or []:

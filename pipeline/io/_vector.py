@@ -233,9 +233,15 @@ _FARTHEST = 1e9
 
 
 def _repair_polygons(
-    geoms: np.ndarray, path: str | Path, what: str, notes: list[str]
+    geoms: np.ndarray, path: str | Path, what: str, notes: list[str], *, boundary: bool = False
 ) -> np.ndarray:
-    """Check and repair polygon geometries; raise on null/empty/non-polygonal."""
+    """Check and repair polygon geometries; raise on null/empty/non-polygonal.
+
+    ``boundary`` (a territory, town, district or village layer): a hole ring
+    lying outside its shell is refused, not repaired (the repair would make
+    the land the ring excludes part of the boundary, the opposite of what it
+    was drawn for), and every repair note gives the area before and after.
+    """
     types = shapely.get_type_id(geoms)
     _check_present(geoms, path, what)
     # 3 Polygon, 6 MultiPolygon, 7 GeometryCollection (checked after repair)
@@ -274,6 +280,18 @@ def _repair_polygons(
     invalid = np.flatnonzero(~valid | (types == 7))
     if len(invalid):
         reasons = shapely.is_valid_reason(geoms[invalid])
+        if boundary:
+            outside = [k for k, r in enumerate(reasons) if str(r).startswith("Hole lies outside")]
+            if outside:
+                k = outside[0]
+                raise InputError(
+                    path,
+                    f"{what}: a hole ring lies outside its polygon's shell ({reasons[k]}): "
+                    "whether its land is in or out cannot be told; draw the hole inside its "
+                    "shell, or the piece as a polygon of its own",
+                    feature=int(invalid[k]) + 1,
+                    column="geometry",
+                )
         fixed = made_valid(geoms[invalid])
         for k, i in enumerate(invalid.tolist()):
             poly = _polygonal_part(fixed[k])
@@ -289,7 +307,15 @@ def _repair_polygons(
             done = "reduced to its polygons" if reason == "valid geometry" else "repaired"
             if reason == "valid geometry":
                 reason = "geometry collection"
-            notes.append(f"{Path(path).name} feature {i + 1}: {reason} {done}")
+            area = ""
+            if boundary:
+                before, after = float(shapely.area(geoms[i])), float(shapely.area(poly))
+                if not np.isclose(before, after, rtol=1e-9, atol=0.0):
+                    area = (
+                        f" (area {before:,.6g} before, {after:,.6g} after, in the layer's "
+                        "units: check the boundary)"
+                    )
+            notes.append(f"{Path(path).name} feature {i + 1}: {reason} {done}{area}")
     return out
 
 
@@ -511,7 +537,7 @@ def read_boundary(
     notes: list[str] = []
     gdf = _read_layer(path)
     gdf = _set_crs(gdf, path, crs, notes)
-    geoms = _repair_polygons(np.asarray(gdf.geometry.array), path, what, notes)
+    geoms = _repair_polygons(np.asarray(gdf.geometry.array), path, what, notes, boundary=True)
     attrs = pd.DataFrame(gdf.drop(columns=gdf.geometry.name))
     attrs[SOURCE_ROW] = np.arange(1, len(gdf) + 1, dtype="int64")
     out = gpd.GeoDataFrame(attrs, geometry=gpd.GeoSeries(geoms, crs=gdf.crs, index=attrs.index))
