@@ -363,11 +363,12 @@ def _without_overlap_noise(
     """``split`` without the parts that are only noise where town polygons overlap.
 
     A town whose polygon meets the territory only where it overlaps another
-    town's, in pieces that are digitising noise
-    (:func:`~pipeline.geometry.territory.real_overlap`) and within the sliver
-    tolerance (a share of the territory), holds no portion of it: it gets no
-    part (nor a copy of the petition, § 2-202.1.f). Such a sliver counted as a
-    part of no value would fail the owner test (audit A33 F2).
+    town's (nothing of its part lies outside the other parts), within the
+    sliver tolerance (a share of the territory), holds no portion of it that
+    is not already another town's: it gets no part (nor a copy of the
+    petition, § 2-202.1.f). Such a sliver counted as a part of no value would
+    fail the owner test (audit A33 F2). A thin part of its own is kept, and
+    warned about (:func:`_tiny_parts`).
     """
     if len(split.parts) < 2:
         return split
@@ -379,15 +380,17 @@ def _without_overlap_noise(
             continue
         others = [p for k, p in split.parts.items() if k != swis and k not in noise]
         own = polygonal(shapely.difference(part, shapely.union_all(others)))
-        if real_overlap(own, working_crs).is_empty:
+        # nothing of its own: the part lies within other towns' parts (a part
+        # of its own, however thin, is a portion of the territory in that town)
+        if own.is_empty or float(own.area) <= 1e-9 * whole:
             noise.append(swis)
     if not noise:
         return split
     warnings.append(
         "the polygon of "
         + ", ".join(f"town {s}" for s in noise)
-        + " meets the territory only where it overlaps another town's polygon, in strips "
-        f"narrower than {NOISE_WIDTH_FT:g} ft (digitising noise along the town line): no "
+        + " meets the territory only where it overlaps another town's polygon, over less "
+        f"than {tolerance:.2%} of the territory (digitising noise along the town line): no "
         "town part of it"
     )
     return split._replace(parts={k: p for k, p in split.parts.items() if k not in noise})
