@@ -18,6 +18,7 @@ from pipeline.law.checks import (
     existing_village_check,
     inhabitant_identities,
     inhabitant_schedule,
+    late_lines,
     line_checks,
     one_person_keys,
     population_check,
@@ -750,6 +751,41 @@ def test_witness_count_mismatch_named_by_page() -> None:
     assert [d["where"] for d in defs] == ["page 2", "page 4"]
     assert codes(defs) == ["witness_count_mismatch"] * 2
     assert part["pages"][1] == {"page": 2, "stated": 3, "lines": 2, "matches": False}
+
+
+@pytest.mark.parametrize(("stated", "mismatch"), [(3, True), (2, False)])
+def test_the_count_sworn_to_is_of_the_lines_signed_by_the_oath(stated: int, mismatch: bool) -> None:
+    # audit A36 F1: page 1 sworn on 2023-05-03 holds 3 lines, the third signed
+    # on 2023-05-04, after the oath. When sworn the page held 2: a statement of
+    # 3 is the mismatch (it passed: 3 lines), one of 2 the truth (it was
+    # flagged). The late line counts for nothing either way (late_lines).
+    pages = pd.DataFrame(
+        {"page": [1], "stated_signature_count": [stated], "sworn_on": ["2023-05-03"]}
+    )
+    lines = pd.DataFrame(
+        {
+            "page": [1, 1, 1],
+            "line": [1, 2, 3],
+            "signed_on": ["2023-05-01", "2023-05-02", "2023-05-04"],
+        }
+    )
+    part, defs = witness_count_check(pages, lines)
+    assert part["pages"] == [{"page": 1, "stated": stated, "lines": 2, "matches": not mismatch}]
+    assert [d["message"] for d in defs] == (
+        [
+            "page 1: the witness affidavit states 3 signature(s) but the page held 2 when it "
+            "was sworn (1 more line(s) are dated after the affidavit, 2023-05-03)"
+        ]
+        if mismatch
+        else []
+    )
+
+
+def test_a_line_signed_after_the_filing_says_so_first() -> None:
+    pages = pd.DataFrame({"page": [1], "sworn_on": ["2023-06-10"]})
+    lines = pd.DataFrame({"page": [1], "line": [1], "signed_on": ["2023-06-20"]})
+    why = late_lines(lines, pages, filed_on=dt.date(2023, 6, 1)).tolist()
+    assert why == ["signed on 2023-06-20, after the petition was filed on 2023-06-01"]
 
 
 def test_line_checks() -> None:

@@ -1147,8 +1147,28 @@ def witness_count_check(
         One ``witness_count_mismatch`` per page whose line count differs from
         the stated count, and per page of signatures that has no page record
         (no witness affidavit), with ``where = "page N"``.
+
+    Notes
+    -----
+    The witness swears to the signatures on the page on the day of the
+    affidavit (``sworn_on``, when the pages give it): a line dated after it
+    was not there, so the count sworn to is of the lines signed on or before
+    that day (a page stating 25 whose 25th line is dated after the oath held
+    24 when sworn: a mismatch; one stating 24 matches, and the late line
+    counts for nothing, :func:`late_lines`).
     """
-    lines = signatures["page"].astype("int64").value_counts()
+    sworn_of = dict(
+        zip(
+            pages["page"].astype("int64"),
+            _text(pages.get("sworn_on", pd.Series("", index=pages.index))),
+            strict=True,
+        )
+    )
+    signed = _text(signatures.get("signed_on", pd.Series("", index=signatures.index)))
+    sworn = signatures["page"].astype("int64").map(sworn_of).fillna("").astype("str")
+    at_oath = ~((signed != "") & (sworn != "") & (signed > sworn))
+    lines = signatures.loc[at_oath.to_numpy(dtype=bool), "page"].astype("int64").value_counts()
+    later = signatures.loc[~at_oath.to_numpy(dtype=bool), "page"].astype("int64").value_counts()
     rows: list[dict[str, Any]] = []
     defs: list[Deficiency] = []
     known: set[int] = set()
@@ -1158,15 +1178,22 @@ def witness_count_check(
         p = int(page)
         known.add(p)
         n = int(lines.get(p, 0))
+        late = int(later.get(p, 0))
         st = None if pd.isna(stated) else int(stated)
         ok = st == n
         rows.append({"page": p, "stated": st, "lines": n, "matches": ok})
         if not ok:
             said = "states no number" if st is None else f"states {st} signature(s)"
+            held = (
+                f"the page held {n} when it was sworn ({late} more line(s) are dated after "
+                f"the affidavit, {sworn_of.get(p, '')})"
+                if late
+                else f"the page holds {n}"
+            )
             defs.append(
                 deficiency_for(
                     "witness_count_mismatch",
-                    f"page {p}: the witness affidavit {said} but the page holds {n}",
+                    f"page {p}: the witness affidavit {said} but {held}",
                     where=f"page {p}",
                 )
             )
@@ -1227,10 +1254,11 @@ def late_lines(
     after_filing = (signed != "") & (filed != "") & (signed > filed)
     note = pd.Series("", index=signatures.index, dtype="str")
     note = note.where(
-        ~after_filing, "signed on " + signed + ", after the petition was filed on " + filed
-    )
-    note = note.where(
         ~after_oath, "signed on " + signed + ", after the witness's affidavit sworn on " + sworn
+    )
+    # after the filing too: that first (it cannot be on the petition filed)
+    note = note.where(
+        ~after_filing, "signed on " + signed + ", after the petition was filed on " + filed
     )
     return note
 
