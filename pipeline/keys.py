@@ -81,7 +81,7 @@ _SPACE_AROUND_SEP = re.compile(r"\s*([.\-/])\s*")
 _SPACE = re.compile(r"\s+")
 _ALNUM20 = re.compile(r"[A-Z0-9]{20}")
 _SUBPART = re.compile(r"(\d*)([A-Z0-9]*)")
-_SWIS = re.compile(r"\d{6}")
+_SWIS = re.compile(r"[0-9]{6}")  # ASCII digits: a full-width ７１４６００ is no SWIS code
 
 #: Fixed widths of the bare SBL: section, subsection, block, lot, sublot, suffix.
 _SBL_WIDTHS = (3, 3, 4, 3, 3, 4)

@@ -491,3 +491,19 @@ def test_a_headerless_file_whose_first_row_is_short_names_row_1(tmp_path: Path) 
         csv_text_frame(b"a,b\nc,d,e\nf,g,h\n", tmp_path / "v.txt", header=False)
     assert exc.value.row == 1
     assert "2 fields where the rows after it have 3" in exc.value.message
+
+
+@pytest.mark.parametrize("written", ["１２３", "10440０", "٣٤٥"])
+def test_digits_other_than_ascii_are_no_number(tmp_path: Path, written: str) -> None:
+    # audit A35 F1/F2: full-width and other Unicode digits passed the number
+    # check (then a traceback, exit 1), and a SWIS code so written joined no
+    # parcel (its value counted 0): each is bad input naming row and column
+    import pandas as pd
+
+    from pipeline.io._common import to_float, to_int, to_swis
+
+    df = pd.DataFrame({"v": [written], "source_row": [1]})
+    for parse in (to_float, to_int, to_swis):
+        with pytest.raises(InputError) as exc:
+            parse(df, "t.csv", "v")
+        assert (exc.value.row, exc.value.column) == (1, "v")

@@ -25,9 +25,9 @@ from pipeline.errors import InputError
 from pipeline.frames import PARCEL_KEY, SOURCE_ROW
 from pipeline.keys import normalize_print_key, normalize_print_keys
 
-_FLOAT = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
-_INT = r"-?\d{1,18}"
-_SWIS = r"\d{6}"
+_FLOAT = r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
+_INT = r"-?[0-9]{1,18}"
+_SWIS = r"[0-9]{6}"
 _NON_WORD = re.compile(r"[^0-9a-z]+")
 
 # a cell opened by a stray quote may hold the rest of the file: the stdlib reader
@@ -615,7 +615,7 @@ def _cast(values: pd.Series, typ: pa.DataType) -> pd.Series:
 
 
 #: A dollar amount as written on paper: ``$``, thousands separators, cents.
-_MONEY_WRITTEN = r"\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(\.\d*)?"
+_MONEY_WRITTEN = r"\$?\s*([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(\.[0-9]*)?"
 
 
 def to_money(
@@ -700,7 +700,7 @@ def to_swis(
     parcel reader already reads it.
     """
     s = text(df, col)
-    s = s.where(~s.str.fullmatch(r"\d{5}"), "0" + s)
+    s = s.where(~s.str.fullmatch(r"[0-9]{5}"), "0" + s)
     blank = s == ""
     if default is None:
         _check(df, path, col, s, blank, lambda v: "SWIS code is missing")
@@ -712,9 +712,9 @@ def to_swis(
 
 
 _DATE_FORMATS: tuple[tuple[str, str], ...] = (
-    (r"\d{4}-\d{1,2}-\d{1,2}", "%Y-%m-%d"),
-    (r"\d{1,2}/\d{1,2}/\d{4}", "%m/%d/%Y"),
-    (r"\d{8}", "%Y%m%d"),
+    (r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}", "%Y-%m-%d"),
+    (r"[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}", "%m/%d/%Y"),
+    (r"[0-9]{8}", "%Y%m%d"),
 )
 
 

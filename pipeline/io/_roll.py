@@ -112,7 +112,7 @@ def roll_from_text_frame(
     require_columns(df, path, ROLL_REQUIRED)
     if absent is not None:
         absent.extend(c for c in ROLL_MONEY if c not in df.columns)
-    if len(town_swis) != 6 or not town_swis.isdigit():
+    if len(town_swis) != 6 or not (town_swis.isascii() and town_swis.isdigit()):
         raise InputError(path, f"town SWIS {town_swis!r} is not 6 digits", column="swis")
 
     out: dict[str, pd.Series] = {}
