@@ -568,6 +568,17 @@ def test_rerun_gives_identical_bytes(handworked, tmp_path: Path) -> None:
             ).to_file(r / "territory.geojson", driver="GeoJSON"),
             ["territory.geojson", "lies in none of the town polygons", "apart from them"],
         ),
+        # a roll with no column naming owners, and the owner basis alleged:
+        # every owner line would be not_owner, the town's signers' value 0
+        # (audit A35 F5: read without a word)
+        (
+            lambda r: (
+                pd.read_csv(r / "roll-a.csv", dtype=str)
+                .filter(regex="^(?!.*owner_)")
+                .to_csv(r / "roll-a.csv", index=False)
+            ),
+            ["roll-a.csv", "primary_owner_last_name", "the roll names no owners"],
+        ),
         # a hole ring outside its shell (audit A33 F1): refused, not made land
         (
             lambda r: gpd.GeoDataFrame(

@@ -99,19 +99,35 @@ def read_roll(path: str | Path, *, town_swis: str, absent: list[str] | None = No
     return roll_from_text_frame(raw, path, town_swis=town_swis, absent=absent)
 
 
+#: The columns that name a record's owners (the slots' names, or a county
+#: layer's free text): a roll with none of them names no owner at all.
+_OWNER_NAME_COLUMNS = (
+    "primary_owner_first_name",
+    "primary_owner_last_name",
+    *(f"additional_owner_{i}_{p}" for i in (1, 2, 3) for p in ("first", "last_name")),
+    "owner_text",
+)
+
+#: What ``absent`` holds for a roll without any owner name column.
+OWNER_NAMES = "owner names"
+
+
 def roll_from_text_frame(
     raw: pd.DataFrame, path: str | Path, *, town_swis: str, absent: list[str] | None = None
 ) -> pd.DataFrame:
     """Validate and convert a text frame of roll rows (see :func:`read_roll`).
 
     ``absent``, when given, receives the value columns (:data:`ROLL_MONEY`)
-    the file does not have (their values read as blank).
+    the file does not have (their values read as blank), and
+    :data:`OWNER_NAMES` when it has no column naming owners.
     """
     df = rename_columns(raw, path, aliases=ROLL_ALIASES)
     require_rows(df, path, "roll record")
     require_columns(df, path, ROLL_REQUIRED)
     if absent is not None:
         absent.extend(c for c in ROLL_MONEY if c not in df.columns)
+        if not any(c in df.columns for c in _OWNER_NAME_COLUMNS):
+            absent.append(OWNER_NAMES)
     if len(town_swis) != 6 or not (town_swis.isascii() and town_swis.isdigit()):
         raise InputError(path, f"town SWIS {town_swis!r} is not 6 digits", column="swis")
 

@@ -56,6 +56,7 @@ from pipeline.io import (
     read_signatures,
     read_voters,
 )
+from pipeline.io._roll import OWNER_NAMES
 from pipeline.io._tables import check_signatures_against_pages
 from pipeline.io._vector import layer_crs
 from pipeline.io.history import _year_of_name, roll_file_years, roll_years
@@ -724,6 +725,16 @@ def load_inputs(
         # a value column the roll lacks (its values blank): named as such
         # where the value basis asks for it (pipeline.evaluate)
         roll_unrecorded |= {f"roll.{t.swis}.{c}" for c in absent}
+        if OWNER_NAMES in absent and "owners" in config.petition.bases:
+            # every owner line would be not_owner: the owner test would read 0
+            # signers' value where the roll has no names to match (audit A35 F5)
+            raise InputError(
+                roll_file,
+                "the roll names no owners (none of primary_owner_first_name, "
+                "primary_owner_last_name, additional_owner_N_first/_last_name, owner_text), "
+                "and the petition alleges the owner basis: no signer could be matched",
+                column="primary_owner_last_name",
+            )
         rolls.append(town_roll)
         roll_files.append(town_files)
         sources[roll_label(t.swis)] = str(roll_file)
