@@ -296,3 +296,24 @@ def test_the_year_voted_at_a_previous_registration_is_no_vote_here(tmp_path: Pat
     voters = read_voters(write_boe(tmp_path, BOE_FIELDS_47, recs))
     assert voters["VOTED_BY"].tolist() == [""]
     assert status_at_filing(voters, dt.date(2023, 6, 1)).tolist() == [""]
+
+
+def test_a_file_of_utf8_names_with_one_latin1_line_garbles_neither(tmp_path: Path) -> None:
+    # audit A35 F3: one line saved in Latin-1 made the whole file Latin-1, and
+    # every UTF-8 name garbled (MUÃ\x91OZ): each line is read in its own encoding
+    f = tmp_path / "voters.csv"
+    f.write_bytes(
+        "SBOEID,LASTNAME,FIRSTNAME,STATUS\nNY1,MUÑOZ,JOSÉ,A\n".encode() + b"NY2,PE\xd1A,ANA,A\n"
+    )
+    v = read_voters(f)
+    assert v["LASTNAME"].tolist() == ["MUÑOZ", "PEÑA"]
+    assert v["FIRSTNAME"].tolist() == ["JOSÉ", "ANA"]
+
+
+def test_a_header_naming_a_field_twice_in_two_cases_is_bad_input(tmp_path: Path) -> None:
+    # audit A35 F6: STATUS and Status crashed (AttributeError, exit 1)
+    f = tmp_path / "voters.csv"
+    f.write_text("SBOEID,LASTNAME,FIRSTNAME,STATUS,Status\nNY1,SMITH,JOHN,A,I\n")
+    with pytest.raises(InputError) as exc:
+        read_voters(f)
+    assert exc.value.column == "STATUS" and "twice (STATUS, Status)" in exc.value.problem

@@ -67,12 +67,37 @@ _DATE_FORMS = (
 
 
 def _decode(data: bytes) -> tuple[bytes, str]:
-    """UTF-8 when the bytes are valid UTF-8 (ASCII included), else Latin-1."""
+    """The bytes to read and their encoding: UTF-8 when valid, else Latin-1, line by line.
+
+    A file of valid UTF-8 (ASCII included) is UTF-8; one with no line of
+    UTF-8 beyond ASCII is Latin-1 (the BOE's). A file mixing the two (lines
+    of UTF-8 names, and a line saved in Latin-1: audit A35 F3) is read line
+    by line, each in its own encoding, so that neither kind of name is
+    garbled; it is given back as UTF-8.
+    """
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
+        pass
+    else:
+        return data, "utf-8"
+    lines = data.split(b"\n")
+    utf8 = 0
+    out: list[bytes] = []
+    for line in lines:
+        if line.isascii():
+            out.append(line)
+            continue
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError:
+            out.append(line.decode("latin-1").encode("utf-8"))
+        else:
+            utf8 += 1
+            out.append(line)
+    if not utf8:
         return data, "latin-1"
-    return data, "utf-8"
+    return b"\n".join(out), "utf-8"
 
 
 def read_voters(path: str | Path, *, filed_on: dt.date | None = None) -> pd.DataFrame:
@@ -119,7 +144,17 @@ def read_voters(path: str | Path, *, filed_on: dt.date | None = None) -> pd.Data
     has_header = len(cells & _FIELD_NAMES) >= 3
     raw = csv_text_frame(data, path, encoding=encoding, header=has_header)
     if has_header:
+        written = list(raw.columns)
         raw.columns = [c if c == SOURCE_ROW else str(c).strip().upper() for c in raw.columns]
+        twice = raw.columns[raw.columns.duplicated()]
+        if len(twice):
+            same = [str(w) for w, c in zip(written, raw.columns, strict=True) if c == twice[0]]
+            raise InputError(
+                path,
+                f"the header names {twice[0]} twice ({', '.join(same)}): which one holds "
+                "the voters' values cannot be told",
+                column=str(twice[0]),
+            )
         for col in _REQUIRED_BY_NAME:
             if col not in raw.columns:
                 raise InputError(path, "required column is missing", column=col)
