@@ -507,3 +507,16 @@ def test_digits_other_than_ascii_are_no_number(tmp_path: Path, written: str) -> 
         with pytest.raises(InputError) as exc:
             parse(df, "t.csv", "v")
         assert (exc.value.row, exc.value.column) == (1, "v")
+
+
+@pytest.mark.parametrize("before", ["\n", "\r\n", "\n\n", ",,\n", "  \n"])
+def test_blank_lines_before_the_header_are_no_rows(tmp_path: Path, before: str) -> None:
+    # audit A35 F7: the header was read as data row 1 (a person "name" at
+    # "address"), and every row number after it was one too high
+    from pipeline.io import read_inhabitants
+
+    p = tmp_path / "inhabitants.csv"
+    p.write_bytes((before + "name,address,town\nAnn Poe,1 Oak St,Harlow\n").encode())
+    got = read_inhabitants(p)
+    assert got["name"].tolist() == ["Ann Poe"]
+    assert got["source_row"].tolist() == [1]

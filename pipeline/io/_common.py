@@ -340,6 +340,9 @@ def _refuse_quote_in_header(text: str, path: str | Path) -> None:
             )
 
 
+_LEADING_BLANK_LINES = re.compile(r"(?:[ \t,]*\r?\n)+")  # blank, or empty cells only
+
+
 def csv_text_frame(
     data: bytes,
     path: str | Path,
@@ -402,6 +405,12 @@ def csv_text_frame(
         # a line ending of a carriage return alone (Excel's "CSV (Macintosh)"):
         # read as a line end like the others
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+        data = text.encode("utf-8")
+    blank = _LEADING_BLANK_LINES.match(text)
+    if blank:
+        # blank lines before the first record (the header): no rows; left in,
+        # the reader took the header for data row 1 (audit A35 F7)
+        text = text[blank.end() :]
         data = text.encode("utf-8")
     if header and '"' in text[: text.find("\n")]:
         _refuse_quote_in_header(text, path)
