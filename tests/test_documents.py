@@ -715,3 +715,19 @@ def test_the_review_report_prints_a_failing_area_with_the_digits_that_tell() -> 
     rows = _tests({"area": {"square_miles": 5.00002, "limit": 5.0, "passes": False}})
     area = next(r for r in rows if r[0] == "Area")
     assert area[2].startswith("5.00002 square miles; limit 5.0")
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (0.1234567, "0.1234567"),  # the assessor's override, as written (audit A34 F1)
+        (0.5, "0.500000"),
+        (1 / 3, "0.333333"),  # measured on the map: six decimals
+        (0.02405477342749451, "0.024055"),
+    ],
+)
+def test_a_fraction_prints_as_written_when_short(value: float, shown: str) -> None:
+    # 0.1234567 of $2,000,400 is $246,962.78; printed 0.123457 it read $246,963.38
+    from pipeline.documents._common import fraction
+
+    assert fraction(value) == shown

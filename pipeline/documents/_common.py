@@ -83,9 +83,22 @@ def rate(value: Any) -> str:
 
 
 def fraction(value: Any) -> str:
-    """A fraction in the territory with six decimals."""
+    """A fraction in the territory with six decimals, or all a short one has (audit A34 F1).
+
+    A fraction measured on the map has all of a double's digits: six are
+    shown. One the assessor wrote (an override: ``0.1234567``) is shown as
+    written, up to ten decimals, so that the apportioned value beside it can
+    be recomputed from it.
+    """
     x = _number(value)
-    return "—" if x is None else f"{x:.6f}"
+    if x is None:
+        return "—"
+    shown = f"{x:.6f}"
+    if float(shown) != x:
+        given = np.format_float_positional(x, trim="-")
+        if len(given.partition(".")[2]) <= 10:
+            shown = given
+    return shown
 
 
 def town_label(name: str) -> str:

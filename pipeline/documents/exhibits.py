@@ -91,8 +91,11 @@ def write_inhabitants(
             f"{population.get('minimum', '—')} under the rules of regime {regime}). Entries "
             "of the list found "
             f"outside the territory ({population.get('outside', 0)}), repeated "
-            f"({population.get('duplicates', 0)}) or that could not be placed "
-            f"({population.get('unplaced', 0)}) are not listed here; they are in inhabitants.csv."
+            f"({population.get('duplicates', 0)}), that could not be placed "
+            f"({population.get('unplaced', 0)}), without a name "
+            f"({population.get('without_name', 0)}) or with a name that does not tell who "
+            f"it is ({population.get('incomplete_names', 0)}) are not listed here; they are "
+            "in inhabitants.csv."
         ),
         Table(
             header=("No.", "Name", "Address", "Town"),

@@ -400,9 +400,14 @@ def write_map(
     is named under the title (:func:`render_map`).
     """
     status = parcel_status(schedule)
-    unmapped = (
-        int((schedule["fraction_source"].astype("str") == "unmapped").sum()) if len(schedule) else 0
-    )
+    # records without polygon of the towns the territory reaches (those of a
+    # listed town it does not reach are listed, but no part of it: audit A34 F2)
+    unmapped = 0
+    if len(schedule):
+        none = schedule["fraction_source"].astype("str") == "unmapped"
+        if parts and "town_swis" in schedule.columns:
+            none &= schedule["town_swis"].astype("str").isin(set(parts))
+        unmapped = int(none.sum())
     keys = status.index[status["inside"]] if len(status) else pd.Index([])
     drawn = parcels.loc[parcels[PARCEL_KEY].isin(keys), [PARCEL_KEY, "geometry"]]
     fig = render_map(

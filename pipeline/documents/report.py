@@ -212,7 +212,7 @@ def render_report(
             [
                 sw,
                 tw.get("name", ""),
-                f"{tw.get('square_miles', 0):.4f}",
+                percent_text(float(tw.get("square_miles") or 0.0)),
                 roll.get("roll_year", ""),
                 rate(p.get("equalization_rate", roll.get("equalization_rate"))),
                 dollars(p.get("total_assessed")),
