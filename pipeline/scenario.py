@@ -87,6 +87,7 @@ from pipeline.law.checks import (
     designees_check,
     inhabitant_schedule,
     population_check,
+    population_paragraph,
     unplaced_inhabitants_deficiency,
 )
 from pipeline.law.deficiency import Deficiency, deficiency_for
@@ -1237,6 +1238,7 @@ class Scenario:
                     "population_below_minimum",
                     f"{n} regular inhabitant(s) placed in the territory, fewer than "
                     f"the {minimum} required",
+                    paragraph=population_paragraph(b.prep.regime),
                 ),
             )
             if b.population_unplaced0 is not None and n + int(p0["unplaced"]) >= minimum:

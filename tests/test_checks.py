@@ -1320,3 +1320,30 @@ def test_a_middle_initial_o_is_no_particle() -> None:
         pd.Series(["", "", ""]),
     )
     assert keys[0] == keys[1] != keys[2]
+
+
+def test_the_2024_minimum_cites_the_amended_section() -> None:
+    # audit A36 F2: "fewer than the 1500 required" cited § 2-200, whose text says 500
+    inh, pl = _people(3)
+    for regime, paragraph in ((PRE, "2-200"), (NEW, "2-200 (as amended 2024)")):
+        _, defs = population_check(inh, pl, regime=regime)
+        found = [d for d in defs if d["code"] == "population_below_minimum"]
+        assert [d["paragraph"] for d in found] == [paragraph]
+
+
+@pytest.mark.parametrize(("square_miles", "paragraph"), [(6.0, "2-200"), (1.0, "2-202.1.b(4)")])
+def test_a_contradicted_claim_within_the_limit_cites_the_statement_of_it(
+    square_miles: float, paragraph: str
+) -> None:
+    # audit A36 F2: over the limit the exception fails (§ 2-200); within it the
+    # area passes, and what is wrong is the petition's statement of the manner
+    # in which the area requirements are met (§ 2-202.1.b(4))
+    _, defs = area_check(
+        square_miles,
+        regime=PRE,
+        coterminous_with="Harlow Fire District",
+        district_symmetric_difference_share=0.4,
+        tolerance=0.001,
+    )
+    claim = [d for d in defs if d["code"] == "coterminous_claim_not_supported"]
+    assert [d["paragraph"] for d in claim] == [paragraph]

@@ -381,6 +381,10 @@ def area_check(
                     f"the symmetric difference with the district polygon is "
                     f"{100 * float(share or 0):.3f} % of the district's area "
                     f"(tolerance {100 * tolerance:.3f} %)",
+                    # within the limit the exception is not needed: what is wrong
+                    # is the petition's statement of how the area requirement is
+                    # met (audit A36 F2)
+                    paragraph="2-202.1.b(4)" if within else None,
                 )
             )
     passes = within or (exception is not None and supported)
@@ -975,6 +979,7 @@ def population_check(
                 "population_below_minimum",
                 f"{inside} regular inhabitant(s) placed in the territory, fewer than "
                 f"the {minimum} required",
+                paragraph=population_paragraph(regime),
             )
         )
     if not len(inhabitants):
@@ -1531,3 +1536,13 @@ def sufficiency(summary: Mapping[str, Any]) -> bool:
             return False
     territory = summary.get("territory")
     return not (isinstance(territory, Mapping) and territory.get("includes_existing_village"))
+
+
+def population_paragraph(regime: Regime) -> str | None:
+    """The paragraph of ``population_below_minimum`` under ``regime``.
+
+    § 2-200 as the seed text has it (500); the 2024 amendment's minimum
+    (1,500) is § 2-200 as amended (audit A36 F2), as the owner route's
+    removal is cited ``2-202.1.a (as amended 2024)``.
+    """
+    return "2-200 (as amended 2024)" if regime.name == "2024" else None

@@ -81,7 +81,9 @@ def deficiency(code: str, paragraph: str, message: str, where: str = "") -> Defi
     return {"code": code, "paragraph": paragraph, "message": message, "where": where}
 
 
-def deficiency_for(code: str, message: str, where: str = "") -> Deficiency:
+def deficiency_for(
+    code: str, message: str, where: str = "", *, paragraph: str | None = None
+) -> Deficiency:
     """Build a deficiency whose paragraph is looked up in :data:`PARAGRAPHS`.
 
     Parameters
@@ -93,6 +95,11 @@ def deficiency_for(code: str, message: str, where: str = "") -> Deficiency:
     where
         The place concerned; when ``""``, the petition-wide place of the code
         (``"territory"`` for the tests of the whole territory), if it has one.
+    paragraph
+        The paragraph, where the rule a code enforces stands elsewhere in this
+        case (a coterminous claim contradicted while the area is within the
+        limit: § 2-202.1.b(4), the manner in which the area requirements are
+        met); default the code's own.
 
     Returns
     -------
@@ -105,7 +112,7 @@ def deficiency_for(code: str, message: str, where: str = "") -> Deficiency:
         When ``code`` is not in :data:`PARAGRAPHS` (a programming error: every
         code must name its paragraph).
     """
-    return deficiency(code, PARAGRAPHS[code], message, where or _WHERE.get(code, ""))
+    return deficiency(code, paragraph or PARAGRAPHS[code], message, where or _WHERE.get(code, ""))
 
 
 #: The place of a deficiency that concerns the petition as a whole, when the
