@@ -520,3 +520,24 @@ def test_blank_lines_before_the_header_are_no_rows(tmp_path: Path, before: str) 
     got = read_inhabitants(p)
     assert got["name"].tolist() == ["Ann Poe"]
     assert got["source_row"].tolist() == [1]
+
+
+def test_stray_quotes_around_a_whole_row_are_refused_whatever_the_ends(tmp_path: Path) -> None:
+    # audit A35 F4: a quote opens row 2's address and another closes row 4's;
+    # row 3 between is a whole row of the file. The last line's name is of a
+    # shape no other name has (Mary-Jo O'Neil), which let the rows through
+    # into one cell: two people lost without a word
+    from pipeline.io import read_inhabitants
+
+    p = tmp_path / "inhabitants.csv"
+    p.write_text(
+        "name,address,town\n"
+        "Ann Poe,1 Oak St,Harlow\n"
+        'Ines P. Murphy,"269 Clinton St,Harlow\n'
+        "Patrick C. Simmons,269 Clinton St,Harlow\n"
+        "Mary-Jo O'Neil,241 Clinton St\",Harlow\n"
+        "Bo Ray,2 Oak St,Harlow\n"
+    )
+    with pytest.raises(InputError) as exc:
+        read_inhabitants(p)
+    assert (exc.value.row, exc.value.column) == (2, "address")
