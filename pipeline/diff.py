@@ -376,15 +376,20 @@ def _tests(a: Mapping[str, Any], b: Mapping[str, Any]) -> pd.DataFrame:
 def _deficiency_changes(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Deficiencies of ``b`` not in ``a`` (added) and of ``a`` not in ``b`` (removed).
 
-    Compared by code and paragraph, as many times as each occurs: a run with
-    two ``witness_count_mismatch`` against one has one removed.
+    Compared by code, paragraph and place (``where``: ``page 2``), as many
+    times as each occurs: a run with two ``witness_count_mismatch`` against
+    one has one removed, and a mismatch cured on page 2 and arising on page 1
+    is one removed and one added (audit A37 F4). The message, whose figures
+    change with the inputs, is shown, not compared.
     """
 
-    def counted(summary: Mapping[str, Any]) -> tuple[Counter[tuple[str, str]], dict[Any, str]]:
-        keys: Counter[tuple[str, str]] = Counter()
-        message: dict[Any, str] = {}
+    Key = tuple[str, str, str]
+
+    def counted(summary: Mapping[str, Any]) -> tuple[Counter[Key], dict[Key, str]]:
+        keys: Counter[Key] = Counter()
+        message: dict[Key, str] = {}
         for d in summary.get("deficiencies") or []:
-            k = (str(d.get("code", "")), str(d.get("paragraph", "")))
+            k = (str(d.get("code", "")), str(d.get("paragraph", "")), str(d.get("where") or ""))
             keys[k] += 1
             message.setdefault(k, str(d.get("message", "")))
         return keys, message
@@ -395,14 +400,14 @@ def _deficiency_changes(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[dict
         ("deficiency_removed", ka - kb, "before", ma),
         ("deficiency_added", kb - ka, "after", mb),
     ):
-        for (code, paragraph), times in sorted(gone.items()):
+        for (code, paragraph, where), times in sorted(gone.items()):
             for _ in range(times):
                 rows.append(
                     {
                         "change": kind,
                         "field": code,
-                        "related": paragraph,
-                        there: messages[(code, paragraph)],
+                        "related": f"{paragraph}, {where}" if where else paragraph,
+                        there: messages[(code, paragraph, where)],
                     }
                 )
     return rows

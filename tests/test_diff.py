@@ -481,3 +481,29 @@ def test_diff_lists_deficiencies_changed_under_an_equal_count_and_the_minimum() 
         "Deficiencies added: 1\n  owner_basis_not_allowed (2-202.1.a (as amended 2024))" in report
     )
     assert "population: minimum: 500 -> 1500 (+1000)" in report
+
+
+def test_a_deficiency_moving_to_another_page_is_a_change() -> None:
+    # audit A37 F4: a mismatch cured on page 2 and arising on page 1 read as
+    # no change (compared by code and paragraph only)
+    from pipeline.diff import _deficiency_changes
+
+    def summary(page: int) -> dict[str, object]:
+        return {
+            "deficiencies": [
+                {
+                    "code": "witness_count_mismatch",
+                    "paragraph": "2-202.1.e(4)",
+                    "message": f"page {page}: the witness affidavit states 3 signature(s) but "
+                    "the page holds 2",
+                    "where": f"page {page}",
+                }
+            ]
+        }
+
+    rows = _deficiency_changes(summary(2), summary(1))
+    assert [(r["change"], r["related"]) for r in rows] == [
+        ("deficiency_removed", "2-202.1.e(4), page 2"),
+        ("deficiency_added", "2-202.1.e(4), page 1"),
+    ]
+    assert _deficiency_changes(summary(2), summary(2)) == []
