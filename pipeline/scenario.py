@@ -102,7 +102,12 @@ from pipeline.people.voters import (
 )
 from pipeline.tools.numbers import percent_text
 from pipeline.tools.shapes import made_valid
-from pipeline.town_parts import part_areas, with_value_parts
+from pipeline.town_parts import (
+    check_part_rates,
+    part_areas,
+    towns_with_parts,
+    with_value_parts,
+)
 from pipeline.valuation import (
     PASS_REL_TOL,
     ValueBasis,
@@ -1103,6 +1108,13 @@ class Scenario:
 
         areas = part_areas(prep, self.territory, sq_mi, geometric_rows, warnings)
         areas = with_value_parts(inputs, schedule, areas, warnings)
+        if rated:
+            # as the run: every town part needs its rate, a part reached by its
+            # polygon alone (no record of the town there) too (audit A37 F3)
+            try:
+                check_part_rates(inputs, towns_with_parts(inputs, schedule, areas))
+            except InputError:
+                return self._assessment().summary  # raises the library's input error
         warnings += prep.stale_warnings
         otest, odef = owner_part(prep, schedule, areas)
         if otest.get("applies"):

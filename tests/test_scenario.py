@@ -902,3 +902,28 @@ def test_a_person_inside_is_no_unplaced_voter_in_the_scenario_either(tmp_path: P
     rt = edited.results()["resident_test"]
     assert (rt["qualified_voters"], rt["voters_unplaced_counted_status"]) == (4, 1)
     _close(edited.results(), edited._assessment().summary)
+
+
+def test_a_part_without_a_rate_reached_by_its_polygon_alone_is_bad_input(tmp_path: Path) -> None:
+    # audit A37 F3: Brinton's polygon reaches y 1000..1500, where no parcel is
+    # drawn, and Brinton has no rate. The territory x 0..1000 (Harlow alone)
+    # needs none; a lot added in Brinton north of its parcels makes a part of
+    # it: petition run exits 2 (no rate), and the scenario gave figures
+    from test_run_handworked import CRS, _b, make_petition
+
+    from pipeline.errors import InputError
+
+    root = tmp_path / "p"
+    config = make_petition(root)
+    gpd.GeoDataFrame(geometry=[_b(1000, 0, 2000, 1500)], crs=CRS).to_file(
+        root / "town-b.geojson", driver="GeoJSON"
+    )
+    (root / "rates.csv").write_text("swis_code,rate_year,equalization_rate\n104400,2022,100\n")
+    gpd.GeoDataFrame(geometry=[_b(0, 0, 1000, 500)], crs=CRS).to_file(
+        root / "territory.geojson", driver="GeoJSON"
+    )
+    sc = Scenario.from_config(config)
+    assert sc.results()["owner_test"]["percent"] == pytest.approx(100 * 125_000 / 150_000)
+    edited = sc.add_polygon(_b(1200, 1100, 1400, 1300))
+    with pytest.raises(InputError, match="no equalization rate for town 104600"):
+        edited.results()
