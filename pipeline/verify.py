@@ -12,11 +12,15 @@ Three checks, each reported as :class:`Drift` entries:
    a roll file added, changed or removed that the run does not use is a note,
    not drift;
 2. **outputs**: every result file listed in the manifest is re-hashed; a file
-   edited after the run is drift (``output_changed``, ``output_missing``);
+   edited after the run is drift (``output_changed``, ``output_missing``),
+   and so is a file in the folder the manifest does not list
+   (``output_unlisted``: added since, or its entry taken out);
 3. **re-run**: the pipeline is run again on the same config (and the same
    ``--roll-year``) into a temporary folder; every file but ``manifest.json``
    must be byte-identical to the results (``rerun_differs``,
-   ``rerun_missing``, ``rerun_extra``, ``rerun_failed``).
+   ``rerun_missing``, ``rerun_extra``, ``rerun_failed``), and the manifest
+   must record the regime, the rolls and rates and the resolved config as the
+   re-run's does (``manifest_differs``).
 
 The config is found from the manifest (``config_file``, else the config's
 path relative to the results folder, its parents or the working folder) or
@@ -44,6 +48,8 @@ DriftKind = Literal[
     "roll_choice_changed",
     "output_missing",
     "output_changed",
+    "output_unlisted",
+    "manifest_differs",
     "rerun_failed",
     "rerun_differs",
     "rerun_missing",
@@ -123,6 +129,11 @@ def find_config(results: Path, manifest: dict[str, Any]) -> Path:
         f"the run's config ({recorded or rel}) is not found; give it with --config",
         column="config_file",
     )
+
+
+#: What a manifest records of the run that a re-run records the same (the
+#: times, the versions and the results folder are the run's own).
+_MANIFEST_RECORD = ("regime", "config", "rolls")
 
 
 def _files(root: Path) -> dict[str, Path]:
@@ -287,6 +298,10 @@ def verify_results(
             drift.append(Drift("output_missing", name, "result file deleted since the run"))
         elif sha256_of(path) != digest:
             drift.append(Drift("output_changed", name, "result file edited since the run"))
+    # a file the run did not write (added since, or an output whose entry was
+    # taken out of the manifest): not a result of the run (audit A37 F5)
+    for name in sorted(set(_files(root)) - set(outputs) - {"manifest.json"}):
+        drift.append(Drift("output_unlisted", name, "in the results folder, not in the manifest"))
 
     from pipeline.io.results import code_sha256
 
@@ -311,6 +326,19 @@ def verify_results(
                 drift.append(Drift("rerun_failed", str(exc.file), exc.message))
             else:
                 done = True
+                # what the manifest records of the run (the regime, the rolls and
+                # rates, the resolved config) must be what a re-run records: the
+                # record the sworn figures stand on (audit A37 F5)
+                redone = read_manifest(again)
+                for key in _MANIFEST_RECORD:
+                    if manifest.get(key) != redone.get(key):
+                        drift.append(
+                            Drift(
+                                "manifest_differs",
+                                f"manifest.json: {key}",
+                                "the manifest records other than a re-run does",
+                            )
+                        )
                 mine = {k: v for k, v in _files(root).items() if k != "manifest.json"}
                 theirs = {k: v for k, v in _files(again).items() if k != "manifest.json"}
                 for name in sorted(mine.keys() | theirs.keys()):

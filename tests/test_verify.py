@@ -169,3 +169,36 @@ def test_a_manifest_edited_into_nonsense_is_bad_input(tmp_path: Path, edit, colu
     with pytest.raises(InputError) as exc:
         read_manifest(tmp_path)
     assert exc.value.column == column
+
+
+def test_a_manifest_recording_another_run_is_drift(run) -> None:
+    # audit A37 F5: the manifest's regime, rolls and rates are the record the
+    # sworn figures stand on; edited (Brinton's roll of 2023 at 40 %, the 2024
+    # regime), a full re-run passed them
+    _, results = run
+    path = results / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["regime"] = "2024"
+    manifest["rolls"][1].update(roll_year=2023, equalization_rate=40.0)
+    path.write_text(json.dumps(manifest))
+    report = verify_results(results)
+    assert {(d.kind, d.name) for d in report.drift} == {
+        ("manifest_differs", "manifest.json: regime"),
+        ("manifest_differs", "manifest.json: rolls"),
+    }
+
+
+def test_a_file_the_manifest_does_not_list_is_drift(run) -> None:
+    # audit A37 F5: a file added to the results folder, or an output whose
+    # entry was taken out of the manifest, passed a check without re-run
+    _, results = run
+    (results / "certification-104600-amended.txt").write_text("not the run's")
+    path = results / "manifest.json"
+    manifest = json.loads(path.read_text())
+    del manifest["outputs"]["summary.json"]
+    path.write_text(json.dumps(manifest))
+    report = verify_results(results, rerun=False)
+    assert {(d.kind, d.name) for d in report.drift} == {
+        ("output_unlisted", "certification-104600-amended.txt"),
+        ("output_unlisted", "summary.json"),
+    }
