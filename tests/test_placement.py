@@ -383,3 +383,27 @@ def test_a_city_that_is_no_place_of_the_towns_is_another_home() -> None:
     away_only = roll.assign(mailing_address_number=["7", "9"])
     assert roll_lookups(away_only, places={"Harlow": "104400"}).local is None
     assert hold_to_places(placed, places, towns={"104400": "Harlow"}, local=None) is placed
+
+
+def test_a_house_number_without_a_street_places_no_one() -> None:
+    # audit A39 F1: "12, Maple Ave" cut at its comma is "12", and a number alone
+    # matched a roll record written with a number and no street: placed (and
+    # counted inside) on a parcel not at that address
+    from pipeline.people.placement import place_addresses, situs_addresses
+
+    roll = pd.DataFrame(
+        {
+            "parcel_key": ["104489|1", "104489|2"],
+            "parcel_address_number": ["12", "14"],
+            "parcel_address_street": ["", "Maple"],
+            "parcel_address_suff": ["", "Ave"],
+        }
+    )
+    fractions = pd.Series({"104489|1": 1.0, "104489|2": 1.0})
+    out = place_addresses(
+        pd.Series(["12, Maple Ave", "12", "14 Maple Ave"]),
+        situs=situs_addresses(roll),
+        fractions=fractions,
+    )
+    assert out["placed"].tolist() == [False, False, True]
+    assert out["reason"].tolist() == ["no_street", "no_street", ""]

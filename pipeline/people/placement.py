@@ -50,6 +50,7 @@ __all__ = [
     "REASON_NO_ADDRESS",
     "REASON_NO_MATCH",
     "REASON_NO_POLYGON",
+    "REASON_NO_STREET",
     "REASON_OTHER_CITY",
     "REASON_OTHER_TOWN",
     "REASON_TOWN_DIFFERS",
@@ -79,6 +80,8 @@ PLACEMENT_COLUMNS: tuple[str, ...] = (
 REASON_NO_ADDRESS = "no_address"
 REASON_NO_MATCH = "no_match"
 REASON_NO_NUMBER = "no_number"
+#: A house number and no street after it: which street is not said.
+REASON_NO_STREET = "no_street"
 REASON_AMBIGUOUS = "ambiguous"
 REASON_NO_POLYGON = "no_polygon"
 #: The person's town of record is not a town of the petition (:func:`hold_to_towns`).
@@ -456,7 +459,11 @@ def place_addresses(
     # a house number first ("12 …", "7 1/2 …"): without one, which house on the
     # street is not said, and it is not guessed
     numbered = norm.str.match(r"[0-9]").fillna(False).astype(bool)
-    placed = key.notna() & (norm != "") & numbered
+    # and a street after it: a number alone ("165, Walnut Ave" cut at its
+    # comma, a voter's number with no street) names no house; it matched a
+    # roll record written with a number and no street (audit A39 F1)
+    streeted = norm.str.match(r"[0-9][^ ]*(?: [0-9]+/[0-9]+)? +[^ ]").fillna(False).astype(bool)
+    placed = key.notna() & (norm != "") & numbered & streeted
     key_text = key.where(placed, "").astype(str)
 
     frac_map = fractions.astype("float64")
@@ -467,8 +474,8 @@ def place_addresses(
 
     reason = pd.Series(
         np.select(
-            [norm == "", placed, ~numbered, n_candidates > 1],
-            [REASON_NO_ADDRESS, "", REASON_NO_NUMBER, REASON_AMBIGUOUS],
+            [norm == "", placed, ~numbered, ~streeted, n_candidates > 1],
+            [REASON_NO_ADDRESS, "", REASON_NO_NUMBER, REASON_NO_STREET, REASON_AMBIGUOUS],
             default=REASON_NO_MATCH,
         ),
         index=addresses.index,
