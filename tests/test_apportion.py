@@ -677,3 +677,39 @@ def test_every_real_village_as_a_territory(real_data: Path) -> None:
     # 245,767 of the 479,700 lots are settled from their boxes alone (51 %; the
     # margin lots, 116 of every 900, lie off the territory's box and never are)
     assert settled > 0.45 * near
+
+
+def test_a_block_with_a_hairline_along_the_edge_is_land() -> None:
+    # audit A38 F1: a farm 2,000 x 1,000 ft (2,000,000 sq ft); the territory
+    # takes a 90 x 100 ft block at its north-east corner (9,000 sq ft = 0.45 %,
+    # under the 0.5 % tolerance) and runs 0.01 ft inside the north edge: a
+    # hairline joined to the block swelled the perimeter (2A/L = 4.29 ft) and
+    # the block snapped to 0. Without the hairline 2A/L = 2 x 9,000 / 380 =
+    # 47.4 ft: land. The hairline adds 1,910 x 0.01 = 19.1 sq ft.
+    farm = gpd.GeoSeries([box(0, 0, 2000, 1000)], crs="EPSG:2260")
+    territory = box(-100, 999.99, 1910, 1100).union(box(1910, 900, 2100, 1100))
+    row = apportion_table(farm, territory, sliver_tolerance=0.005).iloc[0]
+    assert row["fraction_source"] == "geometry"
+    assert row["fraction_in_territory"] == pytest.approx((9000 + 19.1) / 2_000_000, abs=1e-9)
+    # an 11 x 100 ft strip (2A/L = 2,200 / 222 = 9.9 ft) is still a strip
+    row = apportion_table(farm, box(1989, 500, 2100, 600), sliver_tolerance=0.005).iloc[0]
+    assert (row["fraction_in_territory"], row["fraction_source"]) == (0.0, "sliver")
+
+
+def test_the_sliver_rule_refuses_a_geographic_crs() -> None:
+    # audit A38 F2: widths in degrees read as 0.057 "ft": every piece under the
+    # tolerance snapped, an 80 ft strip of a farm included
+    farm = gpd.GeoSeries([box(-73.8, 42.3, -73.79, 42.31)], crs="EPSG:4326")
+    with pytest.raises(ValueError, match="geographic"):
+        apportion_table(farm, box(-73.8, 42.3, -73.79998, 42.31), sliver_tolerance=0.005)
+
+
+@pytest.mark.parametrize("k", [2, 3, 7, 41])
+def test_an_overlap_of_exactly_the_tolerance_is_not_under_it(k: int) -> None:
+    # audit A38 F3: a 1,000 x 1,000 parcel and a strip k ft deep: exactly
+    # k / 1,000 of it, the tolerance; one route's rounding (0.0019999999999999996
+    # for 0.002) snapped it. At the tolerance is not under it, either side
+    parcel = gpd.GeoSeries([box(0, 0, 1000, 1000)])
+    for territory in (box(-10, -10, k, 1010), box(k, -10, 1010, 1010)):
+        row = apportion_table(parcel, territory, sliver_tolerance=k / 1000).iloc[0]
+        assert row["fraction_source"] == "geometry"

@@ -75,6 +75,13 @@ _THREAD_MIN_NEAR = 4_000
 #: 20,000 ft farm) and keeps its geometric fraction.
 SLIVER_MAX_WIDTH_FT = 10.0
 
+#: A share within this relative distance of the sliver tolerance is at it.
+_AT_TOLERANCE = 1e-9
+
+#: Spikes thinner than twice this (feet) joined to a sliver candidate's piece
+#: are no part of its width (:func:`_wider_than_noise`).
+_SPIKE_FT = 0.25
+
 #: How far a piece's computed mean width may exceed :data:`SLIVER_MAX_WIDTH_FT`
 #: and still be at most it: the rounding of the map's coordinates. At State
 #: Plane or UTM magnitudes (10**6 ft) a coordinate is held to about 1e-10 ft, and
@@ -286,9 +293,21 @@ def _apportioned(
     fraction = raw
     sliver = np.zeros(len(raw), dtype=bool)
     if sliver_tolerance > 0.0:
-        low = (raw > 0.0) & (raw < sliver_tolerance)
-        high = (raw < 1.0) & (raw > 1.0 - sliver_tolerance)
+        # a share at the tolerance, as one route's rounding or another's gives
+        # it back (0.0019999999999999996 for 0.002), is at it: not under it
+        # (audit A38 F3)
+        edge = sliver_tolerance * _AT_TOLERANCE
+        low = (raw > 0.0) & (raw < sliver_tolerance - edge)
+        high = (raw < 1.0) & (raw > 1.0 - sliver_tolerance + edge)
         candidates = np.flatnonzero(low | high)
+        if len(candidates) and series.crs is not None and series.crs.is_geographic:
+            # a width in degrees is no width in feet (audit A38 F2): every piece
+            # under the tolerance would read as noise
+            raise ValueError(
+                f"the parcels' CRS ({series.crs.to_string()}) is geographic: the sliver "
+                "rule measures widths in feet; reproject to a projected CRS (the county's "
+                "State Plane zone) first"
+            )
         if len(candidates):
             # only a thin strip is digitising noise: a wider piece is land
             wide = _wider_than_noise(
@@ -635,6 +654,12 @@ def _wider_than_noise(
     )
     area = np.zeros(len(cut))
     length = np.zeros(len(cut))
+    # a hair-thin spike joined to the piece (a line shared with the territory
+    # comes back so) swells its perimeter, and would pass a 90 x 100 ft block
+    # off as a 4 ft strip (audit A38 F1): the piece opened by a quarter of a
+    # foot drops such spikes; where that takes off more than half of its
+    # perimeter, the opened piece's width is the piece's
+    hair = _SPIKE_FT / max(feet_per_unit, 1e-300)
     for k, piece in enumerate(cut):
         # the polygonal parts only: an edge the parcel shares with the territory
         # comes back as a line, and a territory reprojected from degrees as
@@ -644,6 +669,14 @@ def _wider_than_noise(
         kept = parts[sizes >= _HAIRLINE * sizes.sum()] if len(parts) else parts
         area[k] = float(shapely.area(kept).sum())
         length[k] = float(shapely.length(kept).sum())
+        if len(kept) and length[k] > 0:
+            opened = shapely.buffer(
+                shapely.buffer(kept, -hair, join_style="mitre"), hair, join_style="mitre"
+            )
+            opened_length = float(shapely.length(opened).sum())
+            if 0 < opened_length < 0.5 * length[k]:
+                area[k] = float(shapely.area(opened).sum())
+                length[k] = opened_length
     if abs(feet_per_unit - 1.0) < 1e-5:
         # a US survey foot (State Plane in New York) is 1.000002 international
         # feet: the limit is 10 feet of the map's own, so that a strip of
