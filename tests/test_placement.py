@@ -407,3 +407,51 @@ def test_a_house_number_without_a_street_places_no_one() -> None:
     )
     assert out["placed"].tolist() == [False, False, True]
     assert out["reason"].tolist() == ["no_street", "no_street", ""]
+
+
+@pytest.mark.parametrize(
+    ("written", "key"),
+    [
+        # audit A39 F8: a house number's letter after a hyphen is the number's,
+        # as the roll writes it ("12A")
+        ("12-A Main St", "12A MAIN ST"),
+        ("12A Main St", "12A MAIN ST"),
+        # audit A39 F7: ordinals past the tenth are written as numbers too
+        ("40 Eleventh St", "40 11TH ST"),
+        ("40 11th St", "40 11TH ST"),
+        ("3 Twentieth Ave", "3 20TH AVE"),
+    ],
+)
+def test_number_letters_and_high_ordinals(written: str, key: str) -> None:
+    from pipeline.people.names import normalize_address_text
+
+    assert normalize_address_text(written) == key
+
+
+def test_a_voter_number_with_the_street_only_in_the_non_standard_address() -> None:
+    # audit A39 F9: RHOUSENUM "12", RSTREETNAME blank, RADDRNONSTD "Maple Ave":
+    # the residence is "12 Maple Ave" (was "12": a number alone, placed no one);
+    # a non-standard address that begins with its own number is taken whole
+    from pipeline.people.placement import place_addresses, situs_addresses
+    from pipeline.people.voters import voter_addresses
+
+    voters = pd.DataFrame(
+        {
+            "RADDNUMBER": ["12", "7", ""],
+            "RSTREETNAME": ["", "", ""],
+            "RADDRNONSTD": ["Maple Ave", "7 Oak St", "RR 2 Box 5"],
+        }
+    )
+    assert voter_addresses(voters).tolist() == ["12 Maple Ave", "7 Oak St", "RR 2 Box 5"]
+    roll = pd.DataFrame(
+        {
+            "parcel_key": ["104489|1"],
+            "parcel_address_number": ["12"],
+            "parcel_address_street": ["Maple"],
+            "parcel_address_suff": ["Ave"],
+        }
+    )
+    out = place_addresses(
+        voter_addresses(voters), situs=situs_addresses(roll), fractions=pd.Series({"104489|1": 1.0})
+    )
+    assert out["parcel_key"].tolist()[0] == "104489|1"

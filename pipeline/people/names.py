@@ -179,6 +179,16 @@ _ORDINALS: dict[str, str] = {
     "EIGHTH": "8TH",
     "NINTH": "9TH",
     "TENTH": "10TH",
+    "ELEVENTH": "11TH",
+    "TWELFTH": "12TH",
+    "THIRTEENTH": "13TH",
+    "FOURTEENTH": "14TH",
+    "FIFTEENTH": "15TH",
+    "SIXTEENTH": "16TH",
+    "SEVENTEENTH": "17TH",
+    "EIGHTEENTH": "18TH",
+    "NINETEENTH": "19TH",
+    "TWENTIETH": "20TH",
 }
 
 #: Road types written before a number ("Route 9", "County Road 9").
@@ -226,6 +236,7 @@ _FRACTIONS = {"½": " 1/2", "¼": " 1/4", "¾": " 3/4", "⅓": " 1/3", "⅔": " 
 _FRACTION_CHARS = re.compile("[" + "".join(_FRACTIONS) + "]")
 #: A point between digits ("7.5") is no abbreviation: it separates, it does not join.
 _DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
+_NUMBER_LETTER = re.compile(r"^(\s*[0-9]+)-([A-Z])(?=\s|$)")
 
 
 def _clean(s: object) -> str:
@@ -235,6 +246,10 @@ def _clean(s: object) -> str:
     if _FRACTION_CHARS.search(text):
         text = _FRACTION_CHARS.sub(lambda m: _FRACTIONS[m.group(0)], text)
     text = _DECIMAL_POINT.sub(" ", text)
+    # a house number's letter written with a hyphen is the number's: 12-A is
+    # 12A, as the roll writes it (audit A39 F8)
+    if "-" in text:
+        text = _NUMBER_LETTER.sub(r"\1\2", text)
     text = _DROP.sub("", text)
     text = _SEPARATORS.sub(" ", text)
     return _SPACES.sub(" ", text).strip()

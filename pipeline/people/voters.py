@@ -154,7 +154,8 @@ def voter_addresses(voters: pd.DataFrame) -> pd.Series:
         with blanks skipped, e.g. ``"12 1/2 N MAIN ST"``, on the voters' index.
         The apartment (``RAPARTMENTTYPE``/``RAPARTMENT``) is left out: every
         unit of a house is placed on the house's parcel. When number and
-        street are both blank the non-standard address ``RADDRNONSTD`` is used.
+        street are both blank the non-standard address ``RADDRNONSTD`` is used;
+        with a number and no street, the number and ``RADDRNONSTD``.
     """
     parts = [_col(voters, c) for c in _ADDRESS_PARTS]
     joined = parts[0]
@@ -162,8 +163,12 @@ def voter_addresses(voters: pd.DataFrame) -> pd.Series:
         joined = joined.str.cat(p, sep=" ")
     joined = joined.str.replace(r"\s+", " ", regex=True).str.strip()
     nonstd = _col(voters, "RADDRNONSTD")
-    use_nonstd = (parts[0] == "") & (parts[3] == "") & (nonstd != "")
-    return joined.where(~use_nonstd, nonstd).astype(str)
+    # no street name: the non-standard address is the residence (after the
+    # house number, where it does not begin with one: audit A39 F9)
+    use_nonstd = (parts[3] == "") & (nonstd != "")
+    numbered = nonstd.str.match(r"[0-9]") | (parts[0] == "")
+    with_number = (parts[0] + " " + nonstd).str.strip()
+    return joined.where(~use_nonstd, nonstd.where(numbered, with_number)).astype(str)
 
 
 def _map_unique(values: pd.Series, func: Callable[[str], Any]) -> pd.Series:
