@@ -75,6 +75,7 @@ from pipeline.evaluate import (
     prepare,
     relocate,
     resident_absent,
+    several_polygons_warning,
     stale_overrides,
 )
 from pipeline.frames import PARCEL_KEY, SOURCE_ROW
@@ -116,6 +117,7 @@ from pipeline.valuation import (
     equalize,
     full_value,
     owner_test,
+    taxable_basis_warnings,
 )
 
 __all__ = [
@@ -1086,6 +1088,18 @@ class Scenario:
             )
             warnings += stale_overrides(sorted(set(labels.tolist())))
         warnings += polygons_without_roll_warning(prep, fr.fraction)
+        # as the run: parcels drawn as several polygons, and what the taxable
+        # basis tells of the roll, which only the records' schedule shows
+        # (audit A37 F1, F2)
+        warnings += several_polygons_warning(prep, fr.fraction)
+        if policy.value_basis == "town_taxable_value":
+            records = apportion_values(
+                inputs.roll,
+                fr.frame(b.keys)[["fraction_in_territory", "fraction_source"]],
+                apportionment_overrides=inputs.apportionment_overrides,
+                value_basis=policy.value_basis,
+            )
+            warnings += taxable_basis_warnings(inputs.roll, records)
         sq_mi = geodesic_area_sq_mi(self.territory, inputs.working_crs)
 
         def geometric_rows() -> pd.DataFrame:

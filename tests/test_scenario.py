@@ -518,9 +518,45 @@ def _three_towns_two_without_polygons(root: Path, config: Path) -> None:
     _redraw(root, "town-a.geojson", _b(0, 0, 1200, 1000))
 
 
+def _taxable_basis_with_a_roll_error(root: Path, config: Path) -> None:
+    # town taxable values 120,000 (above the total 100,000: a roll error),
+    # 50,000; 40,000, 30,000; judged on the town taxable value (audit A37 F2)
+    from test_run_handworked import _add_column
+
+    _add_column(root / "roll-a.csv", "town_taxable_value", ["120000", "50000"])
+    _add_column(root / "roll-b.csv", "town_taxable_value", ["40000", "30000"])
+    config.write_text(config.read_text() + '\n[policy]\nvalue_basis = "town_taxable_value"\n')
+
+
+def _a_parcel_drawn_as_two_polygons(root: Path, config: Path) -> None:
+    # 1.-1-1 drawn as its west and east halves (audit A37 F1)
+    from test_run_handworked import CRS, _b
+
+    gpd.GeoDataFrame(
+        {
+            "SWIS": ["104489", "104489", "104489", "104689", "104689"],
+            "PRINT_KEY": ["1.-1-1", "1.-1-1", "1.-1-2", "2.-1-1", "2.-1-2"],
+        },
+        geometry=[
+            _b(0, 0, 250, 500),
+            _b(250, 0, 500, 500),
+            _b(500, 0, 1000, 500),
+            _b(1000, 0, 2000, 500),
+            _b(1000, 500, 2000, 1000),
+        ],
+        crs=CRS,
+    ).to_file(root / "parcels.gpkg", driver="GPKG")
+
+
 @pytest.mark.parametrize(
     "edit",
-    [_town_polygon_for_harlow_only, _residents_without_rates, _three_towns_two_without_polygons],
+    [
+        _town_polygon_for_harlow_only,
+        _residents_without_rates,
+        _three_towns_two_without_polygons,
+        _taxable_basis_with_a_roll_error,
+        _a_parcel_drawn_as_two_polygons,
+    ],
 )
 def test_scenario_results_equal_the_run_on_new_paths(tmp_path: Path, edit: Any) -> None:
     # a polygon for one town only (its part geometric, the rest the other
@@ -528,6 +564,11 @@ def test_scenario_results_equal_the_run_on_new_paths(tmp_path: Path, edit: Any) 
     # summary is the library run's, before and after an edit
     sc = _handworked(tmp_path, edit)
     _close(sc.results(), sc.evaluate().summary)
+    said = " ".join(sc.results()["warnings"])
+    if edit is _taxable_basis_with_a_roll_error:
+        assert "1.-1-1 in town 104400 (120,000.00 > 100,000.00)" in said
+    if edit is _a_parcel_drawn_as_two_polygons:
+        assert "drawn as several polygons in the parcel layer (104489:1.-1-1 in 2)" in said
     smaller = sc.remove_parcels(["104489:1.-1-1"])
     assert smaller.results() == smaller._assessment().summary
 
