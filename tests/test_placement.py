@@ -455,3 +455,40 @@ def test_a_voter_number_with_the_street_only_in_the_non_standard_address() -> No
         voter_addresses(voters), situs=situs_addresses(roll), fractions=pd.Series({"104489|1": 1.0})
     )
     assert out["parcel_key"].tolist()[0] == "104489|1"
+
+
+@pytest.mark.parametrize(
+    ("written", "key", "unit"),
+    [
+        # audit A39 F2: town, state and ZIP after the street without a comma
+        ("12 Main St Harlow NY 12106", "12 MAIN ST", ""),
+        ("12 Main St Harlow NY 12106-1234", "12 MAIN ST", ""),
+        ("12 Main St Apt 3 Harlow NY", "12 MAIN ST", "3"),
+        ("12 Main Street Ext Lake George NY 12845", "12 MAIN ST EXT", ""),
+        ("12 Route 9 Harlow NY 12106", "12 RTE 9", ""),
+        # no street type: the town cannot be told from the street, no key guessed
+        ("12 Broadway Harlow NY 12106", "12 BROADWAY HARLOW", ""),
+        # F3: route signs; a ZIP code is no route
+        ("12 NY-9", "12 STATE RTE 9", ""),
+        ("12 NY 9", "12 STATE RTE 9", ""),
+        ("12 US 9W", "12 US RTE 9W", ""),
+        # F4: units after a route's number
+        ("12 Route 9 Lot 3", "12 RTE 9", "3"),
+        ("12 NY 9 Rear", "12 STATE RTE 9", "REAR"),
+        ("12 Old Route 9", "12 OLD RTE 9", ""),  # the route's number, not a unit
+        # F5: a floor by its ordinal, units without number, a bare unit number
+        ("5 Main St 2nd Floor", "5 MAIN ST", "2ND"),
+        ("5 Main St Rear", "5 MAIN ST", "REAR"),
+        ("5 Main St Front", "5 MAIN ST", "FRNT"),
+        ("5 Main St 3", "5 MAIN ST", "3"),
+        # F6: an extension of a typed street; Saint before a name alone
+        ("12 Main Street Ext", "12 MAIN ST EXT", ""),
+        ("12 Saint James", "12 ST JAMES", ""),
+        ("12 Mount Road", "12 MOUNT RD", ""),  # the name itself
+        ("10 Fort Hill Rd", "10 FT HILL RD", ""),
+    ],
+)
+def test_addresses_as_people_write_them(written: str, key: str, unit: str) -> None:
+    from pipeline.people.names import address_unit, normalize_address_text
+
+    assert (normalize_address_text(written), address_unit(written)) == (key, unit)

@@ -210,6 +210,15 @@ _ROAD_KEEPERS = {
 #: Shorthand for a numbered road: "CR 9" = "County Route 9", "SR 66" = "State Route 66".
 _ROAD_SHORTHAND = {"CR": ("CO", "RTE"), "SR": ("STATE", "RTE")}
 
+#: Route signs written as an address: "NY 9" and "NY-9" = "State Route 9", "US 9"
+#: = "US Route 9"; read so only before a route's number (one to three digits and
+#: a letter: "9W"), never before a ZIP code (audit A39 F3).
+_ROUTE_SIGNS = {"NY": ("STATE", "RTE"), "NYS": ("STATE", "RTE"), "US": ("US", "RTE")}
+_ROUTE_NUMBER = re.compile(r"[0-9]{1,3}[A-Z]?")
+
+#: Words before a route's number: after them the number is the road's, not a unit.
+_ROUTE_WORDS = _NUMBERED_ROADS | frozenset(_ROAD_SHORTHAND) | frozenset(_ROUTE_SIGNS)
+
 #: Words abbreviated when a name follows them (USPS): "Mount Vernon" = "Mt Vernon".
 _NAME_PREFIXES = {"MOUNT": "MT", "SAINT": "ST", "FORT": "FT"}
 
@@ -224,7 +233,27 @@ _UNIT_AFTER_TYPE = frozenset({"LOT", "TRLR", "TRAILER", "BLDG", "BUILDING", "SPC
 
 #: Designators that are the unit by themselves, after the street's type and last:
 #: "5 Main St Upper" and "5 Main St Lower" are the two flats of a house.
-_UNIT_ALONE = {"UPPER": "UPPR", "UPPR": "UPPR", "LOWER": "LOWR", "LOWR": "LOWR"}
+_UNIT_ALONE = {
+    "UPPER": "UPPR",
+    "UPPR": "UPPR",
+    "LOWER": "LOWR",
+    "LOWR": "LOWR",
+    # USPS Publication 28, C2: designators that need no number (audit A39 F5)
+    "REAR": "REAR",
+    "FRONT": "FRNT",
+    "FRNT": "FRNT",
+    "BASEMENT": "BSMT",
+    "BSMT": "BSMT",
+    "SIDE": "SIDE",
+}
+
+#: A floor by its ordinal: "2nd Floor" is a unit, its ordinal the unit's start.
+_FLOOR_WORDS = frozenset({"FL", "FLOOR", "FLR"})
+_ORDINAL_NUMBER = re.compile(r"[0-9]+(ST|ND|RD|TH)")
+
+#: State and ZIP code written after the town without a comma: "... Harlow NY 12106".
+_ZIP = re.compile(r"[0-9]{5}")
+_STATE_WORDS = (("NY",), ("NEW", "YORK"))
 
 _SPACES = re.compile(r"\s+")
 _DROP = re.compile(r"[.'`’]")  # vanish without a space: L.L.C. -> LLC, O'Brien -> OBRIEN
@@ -400,6 +429,8 @@ def _normalize_address_tokens(tokens: list[str]) -> str:
     numbered = len(rest) >= 2 and rest[-1][:1].isdigit()
     if numbered and rest[-2] in _ROAD_SHORTHAND:
         rest = [*rest[:-2], *_ROAD_SHORTHAND[rest[-2]], rest[-1]]
+    elif numbered and rest[-2] in _ROUTE_SIGNS and _ROUTE_NUMBER.fullmatch(rest[-1]):
+        rest = [*rest[:-2], *_ROUTE_SIGNS[rest[-2]], rest[-1]]
     rest = [
         STREET_TYPES[t]
         if t in _NUMBERED_ROADS and i + 1 < len(rest) and rest[i + 1][:1].isdigit()
@@ -412,8 +443,12 @@ def _normalize_address_tokens(tokens: list[str]) -> str:
         if rest[-3] == "CO" and rest[-2] == "RD":  # a county's numbered road: one name
             rest[-2] = "RTE"
     # "MOUNT VERNON RD" -> "MT VERNON RD" (a name follows the word)
+    # "SAINT JAMES" -> "ST JAMES" too: a name, not a street type, follows (audit A39 F6)
     rest = [
-        _NAME_PREFIXES[t] if t in _NAME_PREFIXES and i + 1 < len(rest) - 1 else t
+        _NAME_PREFIXES[t]
+        if t in _NAME_PREFIXES
+        and (i + 1 < len(rest) - 1 or (i + 1 < len(rest) and rest[i + 1] not in STREET_TYPES))
+        else t
         for i, t in enumerate(rest)
     ]
     if len(rest) >= 2:
@@ -425,10 +460,62 @@ def _normalize_address_tokens(tokens: list[str]) -> str:
         # the street type: the last token, when a name precedes it
         if rest[last] in STREET_TYPES and last >= 1:
             rest[last] = STREET_TYPES[rest[last]]
+            # "MAIN STREET EXT" -> "MAIN ST EXT": an extension of a typed street
+            if rest[last] == "EXT" and last >= 2 and rest[last - 1] in STREET_TYPES:
+                rest[last - 1] = STREET_TYPES[rest[last - 1]]
         # pre-direction, when a name follows it: "NORTH MAIN ST" -> "N MAIN ST"
         if rest[0] in DIRECTIONS and len(rest) >= 2 and rest[1] not in STREET_TYPES:
             rest[0] = DIRECTIONS[rest[0]]
     return " ".join(number + rest)
+
+
+def _without_place(tokens: list[str]) -> list[str]:
+    """The tokens of an address without the town, state and ZIP written after it.
+
+    A ZIP code or a state (``NY``, ``NEW YORK``) at the end, written without
+    a comma ("12 Main St Harlow NY 12106"), says a place follows the street:
+    they are dropped, and so are the town's words, which are whatever follows
+    the street's first type (with its extension, a post-direction and a unit)
+    or a route's number. Without such a type or number the town cannot be told
+    from the street and stays: no key is guessed (audit A39 F2).
+    """
+    toks = list(tokens)
+    placed = False
+    if len(toks) > 3 and re.fullmatch(r"[0-9]{4}", toks[-1]) and _ZIP.fullmatch(toks[-2]):
+        toks = toks[:-2]  # ZIP+4, its hyphen a space by now
+        placed = True
+    elif len(toks) > 2 and _ZIP.fullmatch(toks[-1]):
+        toks = toks[:-1]
+        placed = True
+    for state in _STATE_WORDS:
+        if len(toks) > len(state) + 1 and tuple(toks[-len(state) :]) == state:
+            toks = toks[: -len(state)]
+            placed = True
+            break
+    if not placed:
+        return list(tokens)
+    end = None
+    for j in range(2, len(toks)):
+        t, prev = toks[j], toks[j - 1]
+        if t in STREET_TYPES or (t[:1].isdigit() and prev in _ROUTE_WORDS):
+            end = j + 1
+            break
+    if end is None:
+        return toks
+    if end < len(toks) and STREET_TYPES.get(toks[end]) == "EXT":
+        end += 1
+    if end < len(toks) and toks[end] in DIRECTIONS:
+        end += 1
+    if end < len(toks):
+        t = toks[end]
+        nxt = toks[end + 1] if end + 1 < len(toks) else ""
+        if t in _UNIT_WORDS or t in _UNIT_AFTER_TYPE:
+            end += 2 if nxt else 1
+        elif _ORDINAL_NUMBER.fullmatch(t) and nxt in _FLOOR_WORDS:
+            end += 2
+        elif t.startswith("#") or t in _UNIT_ALONE or t[:1].isdigit():
+            end += 1
+    return toks[:end]
 
 
 @lru_cache(maxsize=1_000_000)
@@ -463,7 +550,7 @@ def normalize_address_text(s: str) -> str:
         return ""
     head = s.split(",", 1)[0]
     head = re.sub(r"#\s*", " #", head.upper())
-    return _normalize_address_tokens(_clean(head).split())
+    return _normalize_address_tokens(_without_place(_clean(head).split()))
 
 
 @lru_cache(maxsize=200_000)
@@ -478,7 +565,7 @@ def address_unit(s: str) -> str:
         return ""
     parts = s.upper().split(",")
     head = re.sub(r"#\s*", " #", parts[0])
-    tokens = _clean(head).split()
+    tokens = _without_place(_clean(head).split())
     start = 1 if tokens and any(c.isdigit() for c in tokens[0]) else 0
     if start < len(tokens) and re.fullmatch(r"\d+/\d+", tokens[start]):
         start += 1
@@ -510,14 +597,26 @@ def _unit_at(rest: Sequence[str]) -> int | None:
     typed = False
     for i, t in enumerate(rest):
         if (t in _UNIT_WORDS and i > 0) or t.startswith("#"):
+            # "2ND FLOOR": the floor's ordinal is the unit's (audit A39 F5)
+            if t in _FLOOR_WORDS and i > 1 and _ORDINAL_NUMBER.fullmatch(rest[i - 1]):
+                return i - 1
             return i
+        prev = rest[i - 1] if i > 0 else ""
         if typed:
             nxt = rest[i + 1] if i + 1 < len(rest) else ""
             if t in _UNIT_AFTER_TYPE and nxt and (any(c.isdigit() for c in nxt) or len(nxt) == 1):
                 return i
             if t in _UNIT_ALONE and (not nxt or nxt in _UNIT_WORDS or nxt.startswith("#")):
                 return i
+            # "5 MAIN ST 3": a number last after the street's type is a unit,
+            # not after a route's word ("OLD ROUTE 9") (audit A39 F5)
+            if not nxt and t[:1].isdigit() and prev not in _ROUTE_WORDS:
+                return i
         if i > 0 and t in STREET_TYPES:
+            typed = True
+        # "ROUTE 9": the route's number ends the street's name as a type does
+        # ("12 Route 9 Lot 3", "12 NY 9 Rear": audit A39 F4)
+        if i > 0 and t[:1].isdigit() and prev in _ROUTE_WORDS:
             typed = True
     return None
 
